@@ -1,0 +1,1 @@
+//! Model adapters (issue 5).

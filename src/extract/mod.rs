@@ -1,0 +1,1 @@
+//! Answer extraction from raw model text (issue 5).

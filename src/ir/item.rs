@@ -1,0 +1,142 @@
+//! Item: one question on one chart image.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::answer::{Answer, AnswerKind};
+use super::query::Query;
+use super::spec::ChartKind;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SetName {
+    Original,
+    ModifiedChart,
+    ModifiedQuestion,
+    ModifiedBoth,
+}
+
+impl SetName {
+    pub const ALL: [SetName; 4] = [
+        SetName::Original,
+        SetName::ModifiedChart,
+        SetName::ModifiedQuestion,
+        SetName::ModifiedBoth,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SetName::Original => "original",
+            SetName::ModifiedChart => "modified_chart",
+            SetName::ModifiedQuestion => "modified_question",
+            SetName::ModifiedBoth => "modified_both",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<SetName> {
+        SetName::ALL.into_iter().find(|s| s.name() == name.trim())
+    }
+}
+
+/// Question types as in ChartQA Pro, plus CharXiv-style descriptive questions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QuestionType {
+    Factoid,
+    MultipleChoice,
+    FactCheck,
+    Hypothetical,
+    Conversational,
+    Descriptive,
+}
+
+impl QuestionType {
+    pub const ALL: [QuestionType; 6] = [
+        QuestionType::Factoid,
+        QuestionType::MultipleChoice,
+        QuestionType::FactCheck,
+        QuestionType::Hypothetical,
+        QuestionType::Conversational,
+        QuestionType::Descriptive,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            QuestionType::Factoid => "factoid",
+            QuestionType::MultipleChoice => "multiple_choice",
+            QuestionType::FactCheck => "fact_check",
+            QuestionType::Hypothetical => "hypothetical",
+            QuestionType::Conversational => "conversational",
+            QuestionType::Descriptive => "descriptive",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<QuestionType> {
+        let n = name.trim().to_ascii_lowercase().replace([' ', '-'], "_");
+        QuestionType::ALL.into_iter().find(|t| t.name() == n)
+    }
+}
+
+/// Which realizer produced the wording, from which template, with which transforms.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Realization {
+    pub realizer: String,
+    pub template_id: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub transforms: Vec<String>,
+}
+
+/// One earlier turn of a conversational item.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Turn {
+    pub question: String,
+    pub answer: String,
+}
+
+/// A perturbation applied to make a modified item.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Perturbation {
+    pub axis: String,
+    pub name: String,
+    /// 1 (mild) ..= 5 (strong).
+    pub severity: u8,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: BTreeMap<String, serde_json::Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Item {
+    pub id: String,
+    pub set: SetName,
+    /// Id of the original item this one modifies (None for originals).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<String>,
+    pub chart_id: String,
+    /// Image path relative to the suite folder.
+    pub image: String,
+    pub table_id: String,
+    pub chart_kind: ChartKind,
+    pub question: String,
+    pub question_type: QuestionType,
+    /// Query family (e.g. `value_at`, `argmax`, `title`).
+    pub family: String,
+    pub query: Query,
+    pub answer: Answer,
+    /// `answer.to_text()`, stored for readers that do not parse `answer`.
+    pub answer_text: String,
+    pub answer_kind: AnswerKind,
+    pub answerable: bool,
+    /// Multiple-choice options in letter order (a..d).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<String>,
+    /// Earlier turns of a conversational item.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub history: Vec<Turn>,
+    /// Accompanying paragraph shown with the chart, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paragraph: Option<String>,
+    pub realization: Realization,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub perturbations: Vec<Perturbation>,
+}

@@ -1,0 +1,150 @@
+//! Scene: what the renderer actually drew, in pixel coordinates of the PNG
+//! (origin top-left). Descriptive questions are answered from it, so it must be
+//! exactly what is on the image: only text that is visible is recorded.
+
+use serde::{Deserialize, Serialize};
+
+use super::spec::{ChartKind, NamedColor};
+
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct BBox {
+    pub x: f32,
+    pub y: f32,
+    pub w: f32,
+    pub h: f32,
+}
+
+impl BBox {
+    pub fn center(&self) -> (f32, f32) {
+        (self.x + self.w / 2.0, self.y + self.h / 2.0)
+    }
+
+    pub fn right(&self) -> f32 {
+        self.x + self.w
+    }
+
+    pub fn bottom(&self) -> f32 {
+        self.y + self.h
+    }
+
+    pub fn intersects(&self, other: &BBox) -> bool {
+        self.x < other.right()
+            && other.x < self.right()
+            && self.y < other.bottom()
+            && other.y < self.bottom()
+    }
+}
+
+/// A piece of visible text and where it is.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TextBox {
+    pub text: String,
+    pub bbox: BBox,
+}
+
+/// A printed tick label. `value` is the numeric value for numeric axes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Tick {
+    pub label: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<f64>,
+    /// Pixel position along the axis (x for the x axis, y for the y axis).
+    pub pos: f32,
+    pub bbox: BBox,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MarkKind {
+    Bar,
+    /// One data point of a line or area series (drawn as a marker or not).
+    LinePoint,
+    ScatterPoint,
+    Slice,
+}
+
+/// One data mark.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Mark {
+    pub kind: MarkKind,
+    pub series: String,
+    /// Category label (index label as printed); for scatter the point's label if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    pub value: f64,
+    /// For scatter/bubble: the x value (and size value for bubble).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x_value: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size_value: Option<f64>,
+    pub color: NamedColor,
+    pub bbox: BBox,
+    /// The value label printed on/next to the mark, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<TextBox>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LegendEntry {
+    pub label: String,
+    pub color: NamedColor,
+    pub bbox: BBox,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PanelScene {
+    /// Index in `ChartSpec::panels()` order.
+    pub index: usize,
+    /// Grid position (0-based); (0, 0) for a single chart.
+    pub row: u32,
+    pub col: u32,
+    pub kind: ChartKind,
+    pub table_id: String,
+    pub plot_area: BBox,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<TextBox>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x_label: Option<TextBox>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub y_label: Option<TextBox>,
+    /// Labeled ticks in left-to-right order.
+    pub x_ticks: Vec<Tick>,
+    /// Labeled ticks in bottom-to-top order.
+    pub y_ticks: Vec<Tick>,
+    pub log_y: bool,
+    pub marks: Vec<Mark>,
+    /// Legend entries in the order shown (top-to-bottom, then left-to-right).
+    pub legend: Vec<LegendEntry>,
+    /// Series names drawn as direct labels instead of a legend.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub direct_labels: Vec<TextBox>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KpiScene {
+    pub label: String,
+    pub value: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delta: Option<String>,
+    pub bbox: BBox,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Scene {
+    pub width: u32,
+    pub height: u32,
+    /// Figure title (suptitle or dashboard banner); single charts put their
+    /// title on the panel.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<TextBox>,
+    /// Subplot grid as (rows, cols); (1, 1) for a single chart.
+    pub grid: (u32, u32),
+    pub panels: Vec<PanelScene>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kpis: Vec<KpiScene>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paragraph: Option<TextBox>,
+    /// Other visible text (annotations, footnotes, watermark).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extra_text: Vec<TextBox>,
+}

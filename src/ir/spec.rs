@@ -1,0 +1,390 @@
+//! ChartSpec: what to draw, fully resolved. A spec is data: serializable,
+//! hashable and renderable without randomness. It embeds the tables it draws so
+//! that "the table the chart shows" is never ambiguous.
+
+use serde::{Deserialize, Serialize};
+
+use super::table::Table;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChartKind {
+    Bar,
+    HorizontalBar,
+    GroupedBar,
+    StackedBar,
+    Line,
+    Area,
+    StackedArea,
+    Pie,
+    Donut,
+    Scatter,
+    Bubble,
+}
+
+impl ChartKind {
+    pub const ALL: [ChartKind; 11] = [
+        ChartKind::Bar,
+        ChartKind::HorizontalBar,
+        ChartKind::GroupedBar,
+        ChartKind::StackedBar,
+        ChartKind::Line,
+        ChartKind::Area,
+        ChartKind::StackedArea,
+        ChartKind::Pie,
+        ChartKind::Donut,
+        ChartKind::Scatter,
+        ChartKind::Bubble,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ChartKind::Bar => "bar",
+            ChartKind::HorizontalBar => "horizontal_bar",
+            ChartKind::GroupedBar => "grouped_bar",
+            ChartKind::StackedBar => "stacked_bar",
+            ChartKind::Line => "line",
+            ChartKind::Area => "area",
+            ChartKind::StackedArea => "stacked_area",
+            ChartKind::Pie => "pie",
+            ChartKind::Donut => "donut",
+            ChartKind::Scatter => "scatter",
+            ChartKind::Bubble => "bubble",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<ChartKind> {
+        let wanted = name.trim().to_ascii_lowercase().replace('-', "_");
+        ChartKind::ALL.into_iter().find(|k| k.name() == wanted)
+    }
+
+    pub fn is_circular(self) -> bool {
+        matches!(self, ChartKind::Pie | ChartKind::Donut)
+    }
+}
+
+/// A palette colour with the name a person would use for it ("orange", "navy blue").
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct NamedColor {
+    pub name: String,
+    /// `#rrggbb`
+    pub hex: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum LegendPlacement {
+    #[default]
+    Auto,
+    TopRight,
+    TopLeft,
+    BottomRight,
+    BottomLeft,
+    /// Outside the plot, to the right.
+    Right,
+    /// Outside the plot, above, laid out horizontally.
+    Top,
+    /// Outside the plot, below, laid out horizontally.
+    Bottom,
+    /// Series named next to their marks instead of a legend.
+    Direct,
+    None,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum LegendOrder {
+    #[default]
+    Data,
+    Reversed,
+    Alphabetical,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum GridLines {
+    None,
+    #[default]
+    Horizontal,
+    Vertical,
+    Both,
+}
+
+/// How numbers on axes and value labels are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum NumberStyle {
+    /// `1000`
+    Plain,
+    /// `1,000`
+    #[default]
+    Thousands,
+    /// `1k`, `2.5M`
+    Short,
+    /// `1e3`
+    Scientific,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Align {
+    Left,
+    #[default]
+    Center,
+    Right,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum TitlePlacement {
+    #[default]
+    Top,
+    /// No title drawn even when the table has one.
+    Hidden,
+}
+
+/// A resolved style. Themes (`templates/themes/*.toml`) deserialize into this,
+/// and every field can be overridden by name (`--set key=value`), which is how
+/// chart perturbations work. Floats are stored as f32 but compared through the
+/// spec's canonical JSON, so Style stays hashable via [`ChartSpec::fingerprint`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Style {
+    pub theme: String,
+    pub palette: Vec<NamedColor>,
+    /// Figure background `#rrggbb`.
+    pub background: String,
+    /// Plot-area background `#rrggbb`.
+    pub plot_background: String,
+    pub text_color: String,
+    pub axis_color: String,
+    pub grid_color: String,
+    /// Font family name as registered in the embedded font database
+    /// (e.g. `DejaVu Sans`, `DejaVu Serif`, `DejaVu Sans Mono`).
+    pub font_family: String,
+    pub title_font_family: String,
+    pub title_size: f32,
+    pub title_bold: bool,
+    pub title_align: Align,
+    pub title_placement: TitlePlacement,
+    pub label_size: f32,
+    pub tick_size: f32,
+    pub legend_size: f32,
+    pub value_label_size: f32,
+    pub grid: GridLines,
+    pub grid_dashed: bool,
+    pub axis_line_width: f32,
+    /// Draw the top and right plot borders (a closed box) instead of only left/bottom.
+    pub box_frame: bool,
+    pub tick_marks: bool,
+    /// Approximate number of value-axis ticks.
+    pub tick_count: u32,
+    pub number_style: NumberStyle,
+    pub legend: LegendPlacement,
+    pub legend_order: LegendOrder,
+    pub data_labels: bool,
+    /// Bar width as a fraction of the category slot (0..1).
+    pub bar_width: f32,
+    pub line_width: f32,
+    pub markers: bool,
+    pub marker_size: f32,
+    /// Give each line series its own dash pattern.
+    pub dashes: bool,
+    /// Start the value axis at zero (bars always do unless this is false).
+    pub zero_baseline: bool,
+    pub log_scale: bool,
+    /// Donut hole radius as a fraction of the outer radius (donut only).
+    pub donut_hole: f32,
+    /// Outer margin in pixels.
+    pub margin: u32,
+}
+
+impl Default for Style {
+    fn default() -> Self {
+        Style {
+            theme: "classic".into(),
+            palette: vec![
+                NamedColor {
+                    name: "blue".into(),
+                    hex: "#1f77b4".into(),
+                },
+                NamedColor {
+                    name: "orange".into(),
+                    hex: "#ff7f0e".into(),
+                },
+                NamedColor {
+                    name: "green".into(),
+                    hex: "#2ca02c".into(),
+                },
+                NamedColor {
+                    name: "red".into(),
+                    hex: "#d62728".into(),
+                },
+                NamedColor {
+                    name: "purple".into(),
+                    hex: "#9467bd".into(),
+                },
+                NamedColor {
+                    name: "brown".into(),
+                    hex: "#8c564b".into(),
+                },
+                NamedColor {
+                    name: "pink".into(),
+                    hex: "#e377c2".into(),
+                },
+                NamedColor {
+                    name: "gray".into(),
+                    hex: "#7f7f7f".into(),
+                },
+                NamedColor {
+                    name: "olive".into(),
+                    hex: "#bcbd22".into(),
+                },
+                NamedColor {
+                    name: "cyan".into(),
+                    hex: "#17becf".into(),
+                },
+            ],
+            background: "#ffffff".into(),
+            plot_background: "#ffffff".into(),
+            text_color: "#222222".into(),
+            axis_color: "#333333".into(),
+            grid_color: "#dddddd".into(),
+            font_family: "DejaVu Sans".into(),
+            title_font_family: "DejaVu Sans".into(),
+            title_size: 18.0,
+            title_bold: false,
+            title_align: Align::Center,
+            title_placement: TitlePlacement::Top,
+            label_size: 14.0,
+            tick_size: 12.0,
+            legend_size: 12.0,
+            value_label_size: 11.0,
+            grid: GridLines::Horizontal,
+            grid_dashed: false,
+            axis_line_width: 1.0,
+            box_frame: true,
+            tick_marks: true,
+            tick_count: 6,
+            number_style: NumberStyle::Thousands,
+            legend: LegendPlacement::Auto,
+            legend_order: LegendOrder::Data,
+            data_labels: false,
+            bar_width: 0.7,
+            line_width: 2.0,
+            markers: true,
+            marker_size: 4.0,
+            dashes: false,
+            zero_baseline: true,
+            log_scale: false,
+            donut_hole: 0.5,
+            margin: 16,
+        }
+    }
+}
+
+/// One chart panel: a kind, the table it draws and the columns used.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PanelSpec {
+    pub kind: ChartKind,
+    pub table: Table,
+    /// Series columns drawn, in drawing order. For scatter/bubble: x column
+    /// first, then y (then size for bubble).
+    pub series: Vec<String>,
+    /// Panel title (defaults from the table's metadata when the spec is built).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x_label: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub y_label: Option<String>,
+    pub style: Style,
+}
+
+/// A KPI tile on a dashboard: a big number with a caption.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KpiTile {
+    pub label: String,
+    pub value: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delta: Option<String>,
+}
+
+/// A chart on a dashboard occupying a rectangle of grid cells.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DashboardPanel {
+    pub panel: PanelSpec,
+    pub row: u32,
+    pub col: u32,
+    pub row_span: u32,
+    pub col_span: u32,
+}
+
+// A layout is built once per chart, so the inline panel of `Single` costs nothing worth boxing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Layout {
+    Single {
+        panel: PanelSpec,
+    },
+    /// n×m subplots, row-major; `panels.len() <= rows * cols`.
+    Grid {
+        rows: u32,
+        cols: u32,
+        panels: Vec<PanelSpec>,
+        #[serde(default)]
+        shared_x: bool,
+        #[serde(default)]
+        shared_y: bool,
+    },
+    Dashboard {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        banner: Option<String>,
+        kpis: Vec<KpiTile>,
+        /// Grid the panels are placed on (uneven spans allowed).
+        grid_rows: u32,
+        grid_cols: u32,
+        panels: Vec<DashboardPanel>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        paragraph: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChartSpec {
+    pub width: u32,
+    pub height: u32,
+    /// Figure-level title (suptitle of a grid); panels carry their own titles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Figure-level style (background, fonts of the suptitle, banner, tiles).
+    pub style: Style,
+    pub layout: Layout,
+}
+
+impl ChartSpec {
+    /// All panels in reading order (row-major for grids, placement order for dashboards).
+    pub fn panels(&self) -> Vec<&PanelSpec> {
+        match &self.layout {
+            Layout::Single { panel } => vec![panel],
+            Layout::Grid { panels, .. } => panels.iter().collect(),
+            Layout::Dashboard { panels, .. } => panels.iter().map(|p| &p.panel).collect(),
+        }
+    }
+
+    pub fn panels_mut(&mut self) -> Vec<&mut PanelSpec> {
+        match &mut self.layout {
+            Layout::Single { panel } => vec![panel],
+            Layout::Grid { panels, .. } => panels.iter_mut().collect(),
+            Layout::Dashboard { panels, .. } => panels.iter_mut().map(|p| &mut p.panel).collect(),
+        }
+    }
+
+    /// Stable content hash of the spec (hex), from its canonical JSON. Used as
+    /// the chart id so identical specs share one image.
+    pub fn fingerprint(&self) -> String {
+        let json = serde_json::to_vec(self).expect("spec serializes");
+        blake3::hash(&json).to_hex()[..16].to_string()
+    }
+}

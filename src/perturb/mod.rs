@@ -1,0 +1,1 @@
+//! Chart and question perturbations (issue 4).

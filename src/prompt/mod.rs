@@ -1,0 +1,1 @@
+//! Prompt strategies and templates (issue 5).

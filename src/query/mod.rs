@@ -1,0 +1,1 @@
+//! Query executor over tables and scenes (issue 3).

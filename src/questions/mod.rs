@@ -1,0 +1,1 @@
+//! Question generation for every question type (issue 3).

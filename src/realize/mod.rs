@@ -1,0 +1,1 @@
+//! Realizers turning queries into text (issue 3).

@@ -1,0 +1,1 @@
+//! Rendering chart specs to SVG, PNG and Scene (issue 2).

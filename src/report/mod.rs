@@ -1,0 +1,1 @@
+//! Reports and the CI gate (issue 6).

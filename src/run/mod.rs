@@ -1,0 +1,1 @@
+//! Resumable runs of an adapter over a suite (issue 5).

@@ -1,0 +1,1 @@
+//! Scoring metrics (issue 6).

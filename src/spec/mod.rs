@@ -1,0 +1,1 @@
+//! Building chart specs: themes, styles, kinds, layouts (issue 2).

@@ -1,0 +1,1 @@
+//! Paired statistics: Wilson intervals, bootstrap, McNemar (issue 6).

@@ -1,0 +1,1 @@
+//! Suite generation, writing, sharding and merging (issue 4).

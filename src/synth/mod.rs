@@ -1,0 +1,1 @@
+//! Synthesized tables (issue 2).

@@ -1,0 +1,1 @@
+//! Loading tables from CSV/TSV/JSON with type inference (issue 2).
