@@ -10,6 +10,8 @@ Test knobs (environment variables):
   ECHO_CRASH_ON=TEXT     exit(3) when the question contains TEXT, once per
                          marker file ECHO_CRASH_MARK (so a restarted worker succeeds)
   ECHO_CALL_LOG=PATH     append each request id to PATH (one per line)
+  ECHO_REPLY=TEXT        reply TEXT instead (\n in TEXT becomes a newline)
+  ECHO_REPLY_PROMPT=1    reply with the prompt it was given
 """
 import base64
 import json
@@ -23,6 +25,8 @@ def main():
     crash_on = os.environ.get("ECHO_CRASH_ON")
     crash_mark = os.environ.get("ECHO_CRASH_MARK")
     call_log = os.environ.get("ECHO_CALL_LOG")
+    fixed = os.environ.get("ECHO_REPLY")
+    reply_prompt = os.environ.get("ECHO_REPLY_PROMPT") == "1"
     print("echo model ready", file=sys.stderr, flush=True)
     for line in sys.stdin:
         if not line.strip():
@@ -44,9 +48,14 @@ def main():
             resp = {"id": req["id"], "error": "image is not a PNG"}
         else:
             words = req["question"].rstrip("?. ").split()
+            text = "The answer is " + (words[-1] if words else "nothing") + "."
+            if fixed is not None:
+                text = fixed.replace("\\n", "\n")
+            if reply_prompt:
+                text = req["prompt"]
             resp = {
                 "id": req["id"],
-                "text": "The answer is " + (words[-1] if words else "nothing") + ".",
+                "text": text,
                 "usage": {"prompt_tokens": len(req["prompt"].split()), "completion_tokens": 4},
             }
         sys.stdout.write(json.dumps(resp) + "\n")
