@@ -5,7 +5,9 @@
 //! next to the category label the question names. The item's query says what
 //! is asked; everything else gets the abstention "I cannot answer".
 
+use std::collections::HashMap;
 use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
 
 use crate::ir::Query;
 
@@ -16,6 +18,8 @@ pub const ABSTAIN: &str = "I cannot answer";
 
 pub struct Ocr {
     version: String,
+    /// Word boxes per image hash: items sharing a chart are read once.
+    seen: Mutex<HashMap<blake3::Hash, Arc<Vec<Word>>>>,
 }
 
 impl Ocr {
@@ -51,32 +55,78 @@ impl Ocr {
             .unwrap_or("tesseract")
             .trim()
             .to_string();
-        Ok(Ocr { version })
+        Ok(Ocr {
+            version,
+            seen: Mutex::new(HashMap::new()),
+        })
     }
 
-    fn words(&self, png: &[u8]) -> Result<Vec<Word>, AdapterError> {
+    /// Word boxes of an image in its own pixel coordinates, computed once per image.
+    fn words(&self, png: &[u8]) -> Result<Arc<Vec<Word>>, AdapterError> {
+        let hash = blake3::hash(png);
+        if let Some(words) = self
+            .seen
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&hash)
+        {
+            return Ok(words.clone());
+        }
         let dir = tempfile::tempdir().map_err(|e| AdapterError::Other(format!("temp dir: {e}")))?;
         let path = dir.path().join("chart.png");
-        std::fs::write(&path, png).map_err(|e| AdapterError::Other(format!("write image: {e}")))?;
-        let out = Command::new("tesseract")
-            .arg(&path)
-            .arg("stdout")
-            .args(["--psm", "11", "tsv"])
-            .stdin(Stdio::null())
-            .output()
-            .map_err(|e| AdapterError::ToolMissing {
-                tool: "tesseract".into(),
-                message: e.to_string(),
-            })?;
-        if !out.status.success() {
-            return Err(AdapterError::Other(format!(
-                "tesseract failed ({}): {}",
-                out.status,
-                String::from_utf8_lossy(&out.stderr).trim()
-            )));
+        let (prepared, scale) = match text_mask(png) {
+            Some(mask) => (mask, SCALE as f32),
+            None => (png.to_vec(), 1.0),
+        };
+        std::fs::write(&path, prepared)
+            .map_err(|e| AdapterError::Other(format!("write image: {e}")))?;
+        // Sparse text finds scattered labels; block mode finds short numbers
+        // sparse mode skips. Words of the second pass fill the gaps.
+        let mut words = tesseract(&path, "11")?;
+        for word in tesseract(&path, "6")? {
+            if !words.iter().any(|w| w.overlaps(&word)) {
+                words.push(word);
+            }
         }
-        Ok(parse_tsv(&String::from_utf8_lossy(&out.stdout)))
+        let words: Arc<Vec<Word>> = Arc::new(
+            words
+                .into_iter()
+                .map(|w| Word {
+                    left: w.left / scale,
+                    top: w.top / scale,
+                    width: w.width / scale,
+                    height: w.height / scale,
+                    ..w
+                })
+                .collect(),
+        );
+        self.seen
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(hash, words.clone());
+        Ok(words)
     }
+}
+
+fn tesseract(path: &std::path::Path, psm: &str) -> Result<Vec<Word>, AdapterError> {
+    let out = Command::new("tesseract")
+        .arg(path)
+        .arg("stdout")
+        .args(["--psm", psm, "tsv"])
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| AdapterError::ToolMissing {
+            tool: "tesseract".into(),
+            message: e.to_string(),
+        })?;
+    if !out.status.success() {
+        return Err(AdapterError::Other(format!(
+            "tesseract failed ({}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    Ok(parse_tsv(&String::from_utf8_lossy(&out.stdout)))
 }
 
 impl Adapter for Ocr {
@@ -137,6 +187,12 @@ impl Word {
     }
     fn right(&self) -> f32 {
         self.left + self.width
+    }
+    fn overlaps(&self, other: &Word) -> bool {
+        self.left < other.right()
+            && other.left < self.right()
+            && self.top < other.top + other.height
+            && other.top < self.top + self.height
     }
 }
 
@@ -313,6 +369,46 @@ fn printed_value(words: &[Word], lines: &[Line], category: &str, width: u32) -> 
         .filter(|(c, _)| *c <= max_distance)
         .min_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, n)| n.clone())
+}
+
+/// Upscale factor of the image given to Tesseract (small labels read better).
+const SCALE: u32 = 2;
+
+/// Keeps only text-like pixels — grey-ish and far in brightness from the
+/// background — as black on white, upscaled. Coloured marks vanish, so
+/// Tesseract does not mistake bars for glyphs or miss labels beside them.
+pub fn text_mask(png: &[u8]) -> Option<Vec<u8>> {
+    let img = image::load_from_memory(png).ok()?.to_rgb8();
+    let (w, h) = img.dimensions();
+    if w == 0 || h == 0 {
+        return None;
+    }
+    let luma = |p: &image::Rgb<u8>| {
+        0.299 * f32::from(p[0]) + 0.587 * f32::from(p[1]) + 0.114 * f32::from(p[2])
+    };
+    let corners = [(0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1)];
+    let bg: f32 = corners
+        .iter()
+        .map(|&(x, y)| luma(img.get_pixel(x, y)))
+        .sum::<f32>()
+        / 4.0;
+    let mask = image::GrayImage::from_fn(w, h, |x, y| {
+        let p = img.get_pixel(x, y);
+        let spread = p.0.iter().max().unwrap() - p.0.iter().min().unwrap();
+        let text = spread < 60 && (luma(p) - bg).abs() > 90.0;
+        image::Luma([if text { 0 } else { 255 }])
+    });
+    let big = image::imageops::resize(
+        &mask,
+        w * SCALE,
+        h * SCALE,
+        image::imageops::FilterType::Triangle,
+    );
+    let mut out = Vec::new();
+    image::DynamicImage::ImageLuma8(big)
+        .write_to(&mut std::io::Cursor::new(&mut out), image::ImageFormat::Png)
+        .ok()?;
+    Some(out)
 }
 
 fn image_size(png: &[u8]) -> Option<(u32, u32)> {
