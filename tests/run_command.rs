@@ -281,3 +281,27 @@ fn prompt_strategies_and_user_templates_reach_the_model() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("mine.j2"));
 }
+
+#[test]
+fn a_command_that_cannot_run_stops_the_run_with_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = tiny_suite(dir.path(), 3);
+    let out = bin()
+        .arg("run")
+        .arg(&suite)
+        .args([
+            "--adapter",
+            "command",
+            "--cmd",
+            "chartstress-no-such-program-x1",
+            "--no-progress",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("could not be run"), "{stderr}");
+    let preds =
+        chartstress::run::read_predictions(&suite.join("runs/command/predictions.jsonl")).unwrap();
+    assert!(preds.is_empty(), "no item is scored for a broken command");
+}

@@ -9,6 +9,7 @@ use std::fs::OpenOptions;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -55,6 +56,10 @@ pub struct Command {
     log_dir: OnceLock<PathBuf>,
     idle: Mutex<Vec<(usize, Option<Worker>)>>,
     returned: Condvar,
+    /// Whether any worker ever answered; until then repeated deaths mean the
+    /// command is broken rather than one item being hard.
+    answered_any: AtomicBool,
+    early_deaths: AtomicU32,
 }
 
 struct Worker {
@@ -102,6 +107,8 @@ impl Command {
             log_dir: OnceLock::new(),
             idle: Mutex::new((0..workers).rev().map(|k| (k, None)).collect()),
             returned: Condvar::new(),
+            answered_any: AtomicBool::new(false),
+            early_deaths: AtomicU32::new(0),
         })
     }
 
@@ -318,6 +325,7 @@ impl Adapter for Command {
             };
             match self.exchange(&mut worker, &line, &req.item_id, attempt) {
                 Outcome::Answered(resp) => {
+                    self.answered_any.store(true, Ordering::Relaxed);
                     self.put_worker(index, Some(worker));
                     if let Some(error) = resp.error {
                         return Err(AdapterError::Model(error));
@@ -329,8 +337,26 @@ impl Adapter for Command {
                     });
                 }
                 Outcome::Broken(err) => {
+                    let status = worker.child.try_wait().ok().flatten();
                     drop(worker);
                     self.put_worker(index, None);
+                    // sh's "not found" / "not executable": no retry will help.
+                    if let Some(code @ (126 | 127)) = status.and_then(|s| s.code()) {
+                        return Err(AdapterError::Config(format!(
+                            "`{}` could not be run (exit status {code}); see worker-{index}.stderr.log",
+                            self.cmd
+                        )));
+                    }
+                    if !self.answered_any.load(Ordering::Relaxed) {
+                        let deaths = self.early_deaths.fetch_add(1, Ordering::Relaxed) + 1;
+                        if deaths > self.max_retries + self.workers as u32 {
+                            return Err(AdapterError::Config(format!(
+                                "`{}` failed {deaths} times without answering any request ({err}); \
+                                 see the worker-K.stderr.log files",
+                                self.cmd
+                            )));
+                        }
+                    }
                     if attempt > self.max_retries {
                         return Err(err);
                     }

@@ -177,3 +177,91 @@ fn template_error(name: &str, err: &minijinja::Error) -> PromptError {
         message,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{Answer, AnswerKind, ChartKind, Query, Realization, SetName, Turn};
+
+    fn item(question_type: QuestionType) -> Item {
+        Item {
+            id: "i".into(),
+            set: SetName::Original,
+            origin: None,
+            chart_id: "c".into(),
+            image: "images/c.png".into(),
+            table_id: "t".into(),
+            chart_kind: ChartKind::Bar,
+            question: "Which region sold most?".into(),
+            question_type,
+            family: "argmax".into(),
+            query: Query::Argmax {
+                panel: 0,
+                series: None,
+            },
+            answer: Answer::Text {
+                value: "Asia".into(),
+            },
+            answer_text: "Asia".into(),
+            answer_kind: AnswerKind::TextInChart,
+            answerable: true,
+            choices: vec!["Asia".into(), "Europe".into()],
+            history: vec![Turn {
+                question: "What is shown?".into(),
+                answer: "Sales".into(),
+            }],
+            paragraph: Some("Sales rose in 2020.".into()),
+            realization: Realization::default(),
+            perturbations: vec![],
+        }
+    }
+
+    #[test]
+    fn every_type_and_strategy_renders() {
+        for strategy in Strategy::ALL {
+            let prompter = Prompter::new(strategy, None).unwrap();
+            for t in QuestionType::ALL {
+                let text = prompter.render(&item(t)).unwrap();
+                assert!(
+                    text.contains("Which region sold most?"),
+                    "{t:?} {strategy:?}"
+                );
+                assert!(text.contains("Sales rose in 2020."));
+                assert!(text.contains("Q: What is shown?\nA: Sales"));
+                assert!(!text.contains("{{") && !text.contains("{%"));
+            }
+        }
+    }
+
+    #[test]
+    fn wording_follows_type_and_strategy() {
+        let direct = Prompter::new(Strategy::Direct, None).unwrap();
+        let mc = direct.render(&item(QuestionType::MultipleChoice)).unwrap();
+        assert!(mc.contains("(a) Asia\n(b) Europe"), "{mc}");
+        assert!(mc.ends_with("Reply with the answer only, no explanation."));
+        let desc = direct.render(&item(QuestionType::Descriptive)).unwrap();
+        assert!(desc.contains("\"Not Applicable\""));
+        let cot = Prompter::new(Strategy::Cot, None).unwrap();
+        assert!(
+            cot.render(&item(QuestionType::Factoid))
+                .unwrap()
+                .contains("\"Answer: <answer>\"")
+        );
+        let pot = Prompter::new(Strategy::Pot, None).unwrap();
+        assert!(
+            pot.render(&item(QuestionType::Factoid))
+                .unwrap()
+                .contains("```python")
+        );
+    }
+
+    #[test]
+    fn user_template_errors_name_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bad.j2");
+        std::fs::write(&path, "{{ question ").unwrap();
+        let err = Prompter::new(Strategy::Direct, Some(&path)).err().unwrap();
+        assert!(err.to_string().contains("bad.j2"), "{err}");
+        assert!(Strategy::from_name("COT") == Some(Strategy::Cot));
+    }
+}

@@ -369,11 +369,12 @@ pub fn run_suite(
     let images = ImageCache::default();
     let queue = Mutex::new(jobs.into_iter());
     let threads = adapter.concurrency().clamp(1, todo.len().max(1));
-    let (tx, rx) = std::sync::mpsc::channel::<Prediction>();
+    let (tx, rx) = std::sync::mpsc::channel::<Result<Prediction, AdapterError>>();
     let mut called = 0;
     let mut cached_count = 0;
     let mut new_errors = 0;
     let mut write_error = None;
+    let mut fatal = None;
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let tx = tx.clone();
@@ -391,7 +392,23 @@ pub fn run_suite(
             });
         }
         drop(tx);
-        for prediction in rx {
+        let stop = || {
+            queue
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .by_ref()
+                .for_each(drop)
+        };
+        for outcome in rx {
+            let prediction = match outcome {
+                Ok(p) => p,
+                Err(e) => {
+                    // A configuration problem fails every item: stop handing out work.
+                    fatal.get_or_insert(e);
+                    stop();
+                    continue;
+                }
+            };
             if prediction.is_error() {
                 new_errors += 1;
             } else if prediction.cached {
@@ -405,11 +422,7 @@ pub fn run_suite(
             if let Err(e) = file.write_all(line.as_bytes()).and_then(|_| file.flush()) {
                 write_error.get_or_insert(RunError::io(&predictions_path, e));
                 // Stop handing out work; in-flight answers are lost, finished ones are on disk.
-                queue
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .by_ref()
-                    .for_each(drop);
+                stop();
             }
             bar.inc(1);
             bar.set_message(format!("errors {new_errors}"));
@@ -418,6 +431,17 @@ pub fn run_suite(
     bar.finish_and_clear();
     if let Some(err) = write_error {
         return Err(err);
+    }
+    if let Some(err) = fatal {
+        write_json(
+            &run_dir.join(RUN_FILE),
+            &run_info(
+                "failed",
+                Some(chrono::Utc::now().to_rfc3339()),
+                json!({ "selected": selected.len(), "error": err.to_string() }),
+            ),
+        )?;
+        return Err(RunError::Adapter(err));
     }
     drop(file);
 
@@ -546,15 +570,15 @@ fn answer_one(
     images: &ImageCache,
     job: Job,
     opts: &RunOptions,
-) -> Prediction {
+) -> Result<Prediction, AdapterError> {
     let item = job.item;
     let prompt = match job.prompt {
         Ok(p) => p,
-        Err(e) => return error_prediction(&item.id, "prompt", &e, 0, 0.0),
+        Err(e) => return Ok(error_prediction(&item.id, "prompt", &e, 0, 0.0)),
     };
     let image = match images.get(suite, &item.image) {
         Ok(bytes) => bytes,
-        Err(e) => return error_prediction(&item.id, "image", &e, 0, 0.0),
+        Err(e) => return Ok(error_prediction(&item.id, "image", &e, 0, 0.0)),
     };
     let request = Request {
         item_id: item.id.clone(),
@@ -583,14 +607,17 @@ fn answer_one(
                     }
                     (response, latency_ms, false)
                 }
+                Err(e @ (AdapterError::Config(_) | AdapterError::ToolMissing { .. })) => {
+                    return Err(e);
+                }
                 Err(e) => {
-                    return error_prediction(
+                    return Ok(error_prediction(
                         &item.id,
                         e.kind(),
                         &e.to_string(),
                         e.attempts(),
                         latency_ms,
-                    );
+                    ));
                 }
             }
         }
@@ -601,7 +628,7 @@ fn answer_one(
     } else {
         crate::extract::extract(&response.text)
     };
-    Prediction {
+    Ok(Prediction {
         id: item.id.clone(),
         raw: response.text,
         answer,
@@ -610,7 +637,7 @@ fn answer_one(
         error: None,
         attempts: response.attempts,
         cached,
-    }
+    })
 }
 
 #[cfg(test)]
