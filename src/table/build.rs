@@ -2,7 +2,9 @@
 //! inference per column, long-format detection and pivot, size limits.
 
 use super::error::{ColumnRef, TableError, TableErrorKind};
-use super::infer::{is_missing, is_non_finite, name_means_year, parse_date, parse_number, parse_year};
+use super::infer::{
+    is_missing, is_non_finite, name_means_year, parse_date, parse_number, parse_year,
+};
 use super::read::RawTable;
 use super::{MAX_CATEGORIES, MAX_SERIES};
 use crate::ir::table::cell_label;
@@ -79,7 +81,10 @@ fn number_column(
                 TableErrorKind::NonNumeric { value }
             }));
         };
-        for (seen, unit) in [(&mut format.prefix, &n.prefix), (&mut format.suffix, &n.suffix)] {
+        for (seen, unit) in [
+            (&mut format.prefix, &n.prefix),
+            (&mut format.suffix, &n.suffix),
+        ] {
             match (seen.as_ref(), unit) {
                 (Some(expected), Some(found)) if expected != found => {
                     return Err(at(TableErrorKind::MixedUnits {
@@ -294,7 +299,12 @@ pub(crate) struct LongColumns {
 }
 
 /// Long → wide: categories and series in first-appearance order.
-pub(crate) fn pivot(long: LongColumns, lines: &[u64], file: &str, id: &str) -> Result<Table, TableError> {
+pub(crate) fn pivot(
+    long: LongColumns,
+    lines: &[u64],
+    file: &str,
+    id: &str,
+) -> Result<Table, TableError> {
     let mut cat_rows: HashMap<String, (usize, u64)> = HashMap::new();
     let mut categories: Vec<Cell> = Vec::new();
     let mut series_of: HashMap<String, usize> = HashMap::new();

@@ -75,7 +75,9 @@ pub enum TableErrorKind {
     MissingLabel,
     #[error("duplicate category {label:?} (first on line {first_line})")]
     DuplicateLabel { label: String, first_line: u64 },
-    #[error("duplicate (category, series) pair ({category:?}, {series:?}) in a long table (first on line {first_line})")]
+    #[error(
+        "duplicate (category, series) pair ({category:?}, {series:?}) in a long table (first on line {first_line})"
+    )]
     DuplicatePair {
         category: String,
         series: String,
@@ -110,7 +112,8 @@ pub struct TableError {
     pub column: Option<ColumnRef>,
     /// For invalid UTF-8 and malformed JSON: the 1-based character column on the line.
     pub char_column: Option<u64>,
-    pub kind: TableErrorKind,
+    /// Boxed to keep `Result<_, TableError>` small.
+    pub kind: Box<TableErrorKind>,
 }
 
 impl TableError {
@@ -120,7 +123,7 @@ impl TableError {
             line: None,
             column: None,
             char_column: None,
-            kind,
+            kind: Box::new(kind),
         }
     }
 

@@ -7,7 +7,6 @@ use std::sync::LazyLock;
 /// `..` is the World Bank / OECD convention; dashes are common in reports.
 const MISSING_TOKENS: &[&str] = &["", "na", "n/a", "-", "–", "—", "null", ".."];
 
-
 pub const MIN_YEAR: i64 = 1800;
 pub const MAX_YEAR: i64 = 2100;
 
@@ -158,7 +157,9 @@ fn month_number(word: &str) -> Option<u32> {
     let w = word.to_lowercase();
     MONTHS
         .iter()
-        .position(|m| *m == w || (w.len() >= 3 && m.starts_with(&w) && (w.len() == 3 || w == "sept")))
+        .position(|m| {
+            *m == w || (w.len() >= 3 && m.starts_with(&w) && (w.len() == 3 || w == "sept"))
+        })
         .map(|i| i as u32 + 1)
 }
 
@@ -172,7 +173,8 @@ pub fn parse_date(raw: &str) -> Option<String> {
         return match c.name("d") {
             Some(d) => {
                 let d: u32 = d.as_str().parse().ok()?;
-                chrono::NaiveDate::from_ymd_opt(y, m, d).map(|date| date.format("%Y-%m-%d").to_string())
+                chrono::NaiveDate::from_ymd_opt(y, m, d)
+                    .map(|date| date.format("%Y-%m-%d").to_string())
             }
             None => (1..=12).contains(&m).then(|| format!("{y:04}-{m:02}")),
         };
@@ -225,7 +227,19 @@ mod tests {
     #[test]
     fn not_numbers() {
         for s in [
-            "abc", "12,34", "1,2345", "--4", "-$-4", "$", "%", "1.2.3", "NaN", "inf", "1e400", "(4)", "12 apples",
+            "abc",
+            "12,34",
+            "1,2345",
+            "--4",
+            "-$-4",
+            "$",
+            "%",
+            "1.2.3",
+            "NaN",
+            "inf",
+            "1e400",
+            "(4)",
+            "12 apples",
             "",
         ] {
             assert!(parse_number(s).is_none(), "{s:?} must not parse");
@@ -271,7 +285,9 @@ mod tests {
 
     #[test]
     fn missing_markers() {
-        for s in ["", " ", "NA", "na", "N/A", "n/a", "-", "null", "NULL", "..", "—"] {
+        for s in [
+            "", " ", "NA", "na", "N/A", "n/a", "-", "null", "NULL", "..", "—",
+        ] {
             assert!(is_missing(s), "{s:?} is missing");
         }
         for s in ["0", "nan", "None", "x"] {

@@ -66,8 +66,8 @@ fn load_sidecar(path: &Path) -> Result<TableMeta, TableError> {
         Err(e) => return Err(TableError::new(file, TableErrorKind::Io(e.to_string()))),
     };
     let value = read::parse_json(&bytes, &file).map_err(|mut e| {
-        if let TableErrorKind::Json(m) = &e.kind {
-            e.kind = TableErrorKind::Sidecar(format!("malformed JSON: {m}"));
+        if let TableErrorKind::Json(m) = &*e.kind {
+            e.kind = Box::new(TableErrorKind::Sidecar(format!("malformed JSON: {m}")));
         }
         e
     })?;
@@ -80,7 +80,9 @@ fn load_sidecar(path: &Path) -> Result<TableMeta, TableError> {
     // Parsed again from the bytes (not the Value) so errors keep their position.
     let sidecar: Sidecar = serde_json::from_slice(&bytes).map_err(|e| {
         let message = e.to_string();
-        let message = message.rfind(" at line ").map_or(message.as_str(), |i| &message[..i]);
+        let message = message
+            .rfind(" at line ")
+            .map_or(message.as_str(), |i| &message[..i]);
         TableError::new(&file, TableErrorKind::Sidecar(message.to_string()))
             .at_line(e.line() as u64)
             .at_char(e.column() as u64)
@@ -137,7 +139,8 @@ pub fn table_files(input: &Path) -> Result<Vec<PathBuf>, TableError> {
         return Ok(vec![input.to_path_buf()]);
     }
     let file = input.display().to_string();
-    let entries = std::fs::read_dir(input).map_err(|e| TableError::new(&file, TableErrorKind::Io(e.to_string())))?;
+    let entries = std::fs::read_dir(input)
+        .map_err(|e| TableError::new(&file, TableErrorKind::Io(e.to_string())))?;
     let mut files = Vec::new();
     for entry in entries {
         let path = entry

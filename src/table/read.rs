@@ -1,8 +1,8 @@
 //! Reading a file into raw string cells with their file line numbers.
 //! Types are inferred afterwards (see `build`), so every format shares one path.
 
-use super::error::{ColumnRef, TableError, TableErrorKind};
 use super::MAX_ROWS;
+use super::error::{ColumnRef, TableError, TableErrorKind};
 use serde_json::Value;
 use std::fs::File;
 use std::io::BufReader;
@@ -28,7 +28,11 @@ fn io_error(file: &str, e: &std::io::Error) -> TableError {
 }
 
 /// CSV or TSV, streamed record by record (never the whole file in memory).
-pub(crate) fn read_delimited(path: &Path, file: &str, delimiter: u8) -> Result<RawTable, TableError> {
+pub(crate) fn read_delimited(
+    path: &Path,
+    file: &str,
+    delimiter: u8,
+) -> Result<RawTable, TableError> {
     let handle = File::open(path).map_err(|e| io_error(file, &e))?;
     let mut reader = csv::ReaderBuilder::new()
         .delimiter(delimiter)
@@ -88,13 +92,18 @@ pub(crate) fn read_delimited(path: &Path, file: &str, delimiter: u8) -> Result<R
                     .at_line(line));
                 }
                 if rows.len() >= MAX_ROWS {
-                    return Err(TableError::new(file, TableErrorKind::TooManyRows { max: MAX_ROWS }).at_line(line));
+                    return Err(TableError::new(
+                        file,
+                        TableErrorKind::TooManyRows { max: MAX_ROWS },
+                    )
+                    .at_line(line));
                 }
                 rows.push(RawRow { line, cells });
             }
         }
     }
-    let (header_line, headers) = header.ok_or_else(|| TableError::new(file, TableErrorKind::NoRows))?;
+    let (header_line, headers) =
+        header.ok_or_else(|| TableError::new(file, TableErrorKind::NoRows))?;
     Ok(RawTable {
         header_line,
         headers,
@@ -106,8 +115,14 @@ pub(crate) fn read_delimited(path: &Path, file: &str, delimiter: u8) -> Result<R
 fn line_col(text: &[u8], offset: usize) -> (u64, u64) {
     let before = &text[..offset];
     let line = before.iter().filter(|b| **b == b'\n').count() as u64 + 1;
-    let line_start = before.iter().rposition(|b| *b == b'\n').map_or(0, |p| p + 1);
-    let col = String::from_utf8_lossy(&before[line_start..]).chars().count() as u64 + 1;
+    let line_start = before
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(0, |p| p + 1);
+    let col = String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count() as u64
+        + 1;
     (line, col)
 }
 
@@ -150,7 +165,12 @@ fn container_lines(text: &str, depth: usize, open: char) -> Vec<u64> {
     lines
 }
 
-fn json_cell(value: &Value, file: &str, line: u64, column: ColumnRef) -> Result<String, TableError> {
+fn json_cell(
+    value: &Value,
+    file: &str,
+    line: u64,
+    column: ColumnRef,
+) -> Result<String, TableError> {
     Ok(match value {
         Value::Null => String::new(),
         Value::String(s) => s.trim().to_string(),
@@ -179,7 +199,9 @@ pub(crate) fn parse_json(bytes: &[u8], file: &str) -> Result<Value, TableError> 
     serde_json::from_str(text).map_err(|e| {
         let full = e.to_string();
         // serde_json appends " at line L column C"; we print those ourselves.
-        let message = full.rfind(" at line ").map_or(full.as_str(), |i| &full[..i]);
+        let message = full
+            .rfind(" at line ")
+            .map_or(full.as_str(), |i| &full[..i]);
         TableError::new(file, TableErrorKind::Json(message.to_string()))
             .at_line(e.line() as u64)
             .at_char(e.column() as u64)
@@ -232,7 +254,11 @@ pub(crate) fn read_json(path: &Path, file: &str) -> Result<RawTable, TableError>
                     .at_line(line));
                 }
                 if out.len() >= MAX_ROWS {
-                    return Err(TableError::new(file, TableErrorKind::TooManyRows { max: MAX_ROWS }).at_line(line));
+                    return Err(TableError::new(
+                        file,
+                        TableErrorKind::TooManyRows { max: MAX_ROWS },
+                    )
+                    .at_line(line));
                 }
                 let cells = cells
                     .iter()
@@ -270,14 +296,20 @@ fn read_records(records: &[Value], text: &str, file: &str) -> Result<RawTable, T
         }
     }
     if records.len() > MAX_ROWS {
-        return Err(TableError::new(file, TableErrorKind::TooManyRows { max: MAX_ROWS }));
+        return Err(TableError::new(
+            file,
+            TableErrorKind::TooManyRows { max: MAX_ROWS },
+        ));
     }
     let mut rows = Vec::with_capacity(records.len());
     for (r, map) in maps.into_iter().enumerate() {
         let line = lines.get(r).copied().unwrap_or(0);
         let mut cells = vec![String::new(); headers.len()];
         for (key, value) in map {
-            let i = headers.iter().position(|h| h == key.trim()).expect("collected above");
+            let i = headers
+                .iter()
+                .position(|h| h == key.trim())
+                .expect("collected above");
             cells[i] = json_cell(value, file, line, ColumnRef::new(i, &headers[i]))?;
         }
         if cells.iter().all(String::is_empty) {

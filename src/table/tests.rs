@@ -32,11 +32,17 @@ fn wide_csv_with_years_and_units() {
     );
     assert_eq!(t.id, "sales");
     assert_eq!(t.index.ctype, ColumnType::Year);
-    assert_eq!(t.index.cells, vec![Cell::Year(2019), Cell::Year(2020), Cell::Year(2021)]);
+    assert_eq!(
+        t.index.cells,
+        vec![Cell::Year(2019), Cell::Year(2020), Cell::Year(2021)]
+    );
     assert_eq!(t.series_names(), vec!["Revenue", "Margin", "Staff"]);
     let revenue = &t.series[0];
     assert_eq!(revenue.ctype, ColumnType::Number);
-    assert_eq!(revenue.cells, vec![Cell::Number(1234.5), Cell::Number(980.0), Cell::Missing]);
+    assert_eq!(
+        revenue.cells,
+        vec![Cell::Number(1234.5), Cell::Number(980.0), Cell::Missing]
+    );
     assert_eq!(
         revenue.format,
         NumberFormat {
@@ -51,7 +57,11 @@ fn wide_csv_with_years_and_units() {
     assert_eq!(margin.format.suffix.as_deref(), Some("%"));
     assert_eq!(margin.format.decimals, 2);
     assert_eq!(t.series[2].values(), vec![Some(1200.0), Some(950.0), None]);
-    assert!(t.source_path.as_deref().is_some_and(|p| p.ends_with("sales.csv")));
+    assert!(
+        t.source_path
+            .as_deref()
+            .is_some_and(|p| p.ends_with("sales.csv"))
+    );
 }
 
 #[test]
@@ -60,7 +70,13 @@ fn index_types() {
     assert_eq!(t.index.ctype, ColumnType::Date);
     assert_eq!(t.category_labels(), vec!["2021-03", "2021-04", "2021-05"]);
     let t = load_str("d2.csv", "Day,Sales\n2021/03/04,1\n2021-03-05,2\n");
-    assert_eq!(t.index.cells, vec![Cell::Date("2021-03-04".into()), Cell::Date("2021-03-05".into())]);
+    assert_eq!(
+        t.index.cells,
+        vec![
+            Cell::Date("2021-03-04".into()),
+            Cell::Date("2021-03-05".into())
+        ]
+    );
     let t = load_str("n.csv", "Rank,Score\n1,10\n2,9\n10,3\n");
     assert_eq!(t.index.ctype, ColumnType::Number);
     let t = load_str("c.csv", "Country,GDP\nFrance,2.9\nUnited States,25.4\n");
@@ -70,8 +86,15 @@ fn index_types() {
     let t = load_str("y.csv", "Code,Value\n1500,1\n2019,2\n");
     assert_eq!(t.index.ctype, ColumnType::Number);
     // A series named like "year" holds years; otherwise numbers.
-    let t = load_str("s.csv", "Company,Founded,Employees\nAcme,1999,120\nGlobex,2004,80\n");
-    assert_eq!(t.series[0].ctype, ColumnType::Number, "header does not say year");
+    let t = load_str(
+        "s.csv",
+        "Company,Founded,Employees\nAcme,1999,120\nGlobex,2004,80\n",
+    );
+    assert_eq!(
+        t.series[0].ctype,
+        ColumnType::Number,
+        "header does not say year"
+    );
     assert_eq!(t.series[1].ctype, ColumnType::Number);
     let t = load_str("s2.csv", "Company,Year founded\nAcme,1999\nGlobex,2004\n");
     assert_eq!(t.series[0].ctype, ColumnType::Year);
@@ -81,7 +104,10 @@ fn index_types() {
 #[test]
 fn missing_markers_become_missing() {
     let t = load_str("m.csv", "k,v\na,NA\nb,\nc,-\nd,null\ne,N/A\nf,1\n");
-    assert_eq!(t.series[0].values(), vec![None, None, None, None, None, Some(1.0)]);
+    assert_eq!(
+        t.series[0].values(),
+        vec![None, None, None, None, None, Some(1.0)]
+    );
 }
 
 #[test]
@@ -100,7 +126,10 @@ fn json_records_and_columns_rows() {
     assert_eq!(t.index.ctype, ColumnType::Text);
     assert_eq!(t.series[0].values(), vec![Some(40.5), None, Some(59.5)]);
     assert_eq!(t.series[0].format.suffix.as_deref(), Some("%"));
-    let t = load_str("c.json", r#"{"columns": ["year", "a", "b"], "rows": [[2020, 1, "2"], [2021, 3.5, 4]]}"#);
+    let t = load_str(
+        "c.json",
+        r#"{"columns": ["year", "a", "b"], "rows": [[2020, 1, "2"], [2021, 3.5, 4]]}"#,
+    );
     assert_eq!(t.index.ctype, ColumnType::Year);
     assert_eq!(t.series[0].values(), vec![Some(1.0), Some(3.5)]);
     assert_eq!(t.series[0].format.decimals, 1);
@@ -128,11 +157,20 @@ fn long_format_pivot_keeps_order() {
     );
     assert_eq!(t.category_labels(), vec!["North", "South", "West"]);
     assert_eq!(t.series_names(), vec!["Cars", "Vans"]);
-    assert_eq!(t.series("Cars").map(|c| c.values()), Some(vec![Some(10.0), Some(7.0), None]));
-    assert_eq!(t.series("Vans").map(|c| c.values()), Some(vec![Some(3.0), None, Some(1.5)]));
+    assert_eq!(
+        t.series("Cars").map(|c| c.values()),
+        Some(vec![Some(10.0), Some(7.0), None])
+    );
+    assert_eq!(
+        t.series("Vans").map(|c| c.values()),
+        Some(vec![Some(3.0), None, Some(1.5)])
+    );
     assert_eq!(t.series[0].format.decimals, 1);
     // Years as series names, categories repeating: also long.
-    let t = load_str("long2.csv", "region,year,sales\nEast,2020,1\nEast,2021,2\nWest,2020,3\nWest,2021,4\n");
+    let t = load_str(
+        "long2.csv",
+        "region,year,sales\nEast,2020,1\nEast,2021,2\nWest,2020,3\nWest,2021,4\n",
+    );
     assert_eq!(t.series_names(), vec!["2020", "2021"]);
     assert_eq!(t.value("2021", 1), Some(4.0));
 }
@@ -153,10 +191,22 @@ fn pivot_long_public() {
         id: "mem".into(),
         source_path: None,
         meta: Default::default(),
-        index: col("cat", ColumnType::Text, vec![text("a"), text("a"), text("b")]),
+        index: col(
+            "cat",
+            ColumnType::Text,
+            vec![text("a"), text("a"), text("b")],
+        ),
         series: vec![
-            col("ser", ColumnType::Text, vec![text("x"), text("y"), text("x")]),
-            col("val", ColumnType::Number, vec![Cell::Number(1.0), Cell::Number(2.0), Cell::Number(3.0)]),
+            col(
+                "ser",
+                ColumnType::Text,
+                vec![text("x"), text("y"), text("x")],
+            ),
+            col(
+                "val",
+                ColumnType::Number,
+                vec![Cell::Number(1.0), Cell::Number(2.0), Cell::Number(3.0)],
+            ),
         ],
     };
     let wide = pivot_long(&table).expect("pivot");
@@ -192,28 +242,59 @@ fn sidecar_is_read() {
 fn bad_sidecar_names_the_sidecar() {
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::write(dir.path().join("t.csv"), "k,v\na,1\n").expect("write");
-    std::fs::write(dir.path().join("t.meta.json"), "{\n  \"title\": \"x\",\n  \"colour\": \"red\"\n}").expect("write");
+    std::fs::write(
+        dir.path().join("t.meta.json"),
+        "{\n  \"title\": \"x\",\n  \"colour\": \"red\"\n}",
+    )
+    .expect("write");
     let err = load_table(&dir.path().join("t.csv")).expect_err("unknown key");
     let msg = err.to_string();
     assert!(msg.contains("t.meta.json: line 3, column"), "{msg}");
     assert!(msg.contains("unknown field `colour`"), "{msg}");
     std::fs::write(dir.path().join("t.meta.json"), "{\"title\": 3}").expect("write");
-    let msg = load_table(&dir.path().join("t.csv")).expect_err("bad type").to_string();
+    let msg = load_table(&dir.path().join("t.csv"))
+        .expect_err("bad type")
+        .to_string();
     assert!(msg.contains("t.meta.json: line 1, column"), "{msg}");
     std::fs::write(dir.path().join("t.meta.json"), "{\"title\": ").expect("write");
-    let msg = load_table(&dir.path().join("t.csv")).expect_err("malformed").to_string();
-    assert!(msg.contains("t.meta.json: line 1, column 10: bad metadata sidecar: malformed JSON"), "{msg}");
+    let msg = load_table(&dir.path().join("t.csv"))
+        .expect_err("malformed")
+        .to_string();
+    assert!(
+        msg.contains("t.meta.json: line 1, column 10: bad metadata sidecar: malformed JSON"),
+        "{msg}"
+    );
 }
 
 #[test]
 fn errors_name_file_line_and_column() {
     let cases: &[(&str, &[u8], &str)] = &[
-        ("ragged.csv", b"k,a,b\nx,1,2\ny,3\n", "ragged.csv: line 3: row has 2 cells but the header has 3"),
+        (
+            "ragged.csv",
+            b"k,a,b\nx,1,2\ny,3\n",
+            "ragged.csv: line 3: row has 2 cells but the header has 3",
+        ),
         ("empty.csv", b"", "empty.csv: the table has no data rows"),
-        ("header_only.csv", b"k,v\n", "header_only.csv: the table has no data rows"),
-        ("one_col.csv", b"k\na\nb\n", "one_col.csv: the table has no series columns (only an index column)"),
-        ("dup.csv", b"k,v,v\na,1,2\n", "dup.csv: line 1, column 3 (\"v\"): duplicate column header \"v\" (first used by column 2)"),
-        ("blank.csv", b"k,,w\na,1,2\n", "blank.csv: line 1, column 2: empty column header"),
+        (
+            "header_only.csv",
+            b"k,v\n",
+            "header_only.csv: the table has no data rows",
+        ),
+        (
+            "one_col.csv",
+            b"k\na\nb\n",
+            "one_col.csv: the table has no series columns (only an index column)",
+        ),
+        (
+            "dup.csv",
+            b"k,v,v\na,1,2\n",
+            "dup.csv: line 1, column 3 (\"v\"): duplicate column header \"v\" (first used by column 2)",
+        ),
+        (
+            "blank.csv",
+            b"k,,w\na,1,2\n",
+            "blank.csv: line 1, column 2: empty column header",
+        ),
         (
             "text.csv",
             b"k,v,w\na,1,2\nb,3,x\n",
@@ -234,8 +315,16 @@ fn errors_name_file_line_and_column() {
             b"k,v\na,$1\nb,\xe2\x82\xac2\n",
             "units.csv: line 3, column 2 (\"v\"): value \"\u{20ac}2\" uses unit \"\u{20ac}\" but the column uses \"$\"",
         ),
-        ("allmissing.csv", b"k,v,w\na,1,\nb,2,NA\n", "allmissing.csv: column 3 (\"w\"): every cell of the column is missing"),
-        ("nolabel.csv", b"k,v\na,1\n,2\n", "nolabel.csv: line 3, column 1 (\"k\"): missing category label in the index column"),
+        (
+            "allmissing.csv",
+            b"k,v,w\na,1,\nb,2,NA\n",
+            "allmissing.csv: column 3 (\"w\"): every cell of the column is missing",
+        ),
+        (
+            "nolabel.csv",
+            b"k,v\na,1\n,2\n",
+            "nolabel.csv: line 3, column 1 (\"k\"): missing category label in the index column",
+        ),
         (
             "duplabel.csv",
             b"k,v\na,1\nb,2\na,3\n",
@@ -281,8 +370,16 @@ fn errors_name_file_line_and_column() {
             b"category,series,value\nA,x,1\nA,y,2\nA,x,3\n",
             "dupair.csv: line 4, column 1 (\"category\"): duplicate (category, series) pair (\"A\", \"x\") in a long table (first on line 2)",
         ),
-        ("notes.txt", b"k,v\na,1\n", "notes.txt: unsupported file type (expected .csv, .tsv or .json)"),
-        ("x.meta.json", b"{}", "x.meta.json: this is a metadata sidecar, not a table"),
+        (
+            "notes.txt",
+            b"k,v\na,1\n",
+            "notes.txt: unsupported file type (expected .csv, .tsv or .json)",
+        ),
+        (
+            "x.meta.json",
+            b"{}",
+            "x.meta.json: this is a metadata sidecar, not a table",
+        ),
     ];
     for (name, content, expected) in cases {
         let (_err, message) = load_err(name, content);
@@ -302,19 +399,31 @@ fn size_limits() {
     }
     wide.push('\n');
     let (_, msg) = load_err("wide.csv", wide.as_bytes());
-    assert_eq!(msg, "wide.csv: 13 series is more than a chart can show (at most 12)");
+    assert_eq!(
+        msg,
+        "wide.csv: 13 series is more than a chart can show (at most 12)"
+    );
     let mut tall = String::from("k,v\n");
     for r in 0..=MAX_CATEGORIES {
         tall.push_str(&format!("c{r},{r}\n"));
     }
     let (_, msg) = load_err("tall.csv", tall.as_bytes());
-    assert_eq!(msg, "tall.csv: 61 categories is more than a chart can show (at most 60)");
+    assert_eq!(
+        msg,
+        "tall.csv: 61 categories is more than a chart can show (at most 60)"
+    );
     let mut huge = String::from("k,v\n");
     for r in 0..=MAX_ROWS {
         huge.push_str(&format!("c{r},{r}\n"));
     }
     let (_, msg) = load_err("huge.csv", huge.as_bytes());
-    assert_eq!(msg, format!("huge.csv: line {}: more than {MAX_ROWS} rows: too large for a chart", MAX_ROWS + 2));
+    assert_eq!(
+        msg,
+        format!(
+            "huge.csv: line {}: more than {MAX_ROWS} rows: too large for a chart",
+            MAX_ROWS + 2
+        )
+    );
 }
 
 #[test]
@@ -340,9 +449,19 @@ fn load_tables_folders_sorted_and_errors_collected() {
     std::fs::write(p.join("b.json"), "[{\"k\": \"a\", \"v\": 1}]").expect("write");
     let (tables, errors) = load_tables(&[p.join("b.csv"), p.join("b.json")], false);
     assert_eq!(tables.len(), 1);
-    assert!(errors[0].to_string().contains("table id \"b\" is also used by"), "{}", errors[0]);
+    assert!(
+        errors[0]
+            .to_string()
+            .contains("table id \"b\" is also used by"),
+        "{}",
+        errors[0]
+    );
     let (_, errors) = load_tables(&[p.join("missing.csv")], false);
-    assert!(errors[0].to_string().contains("missing.csv: cannot read"), "{}", errors[0]);
+    assert!(
+        errors[0].to_string().contains("missing.csv: cannot read"),
+        "{}",
+        errors[0]
+    );
 }
 
 #[test]
@@ -353,7 +472,11 @@ fn write_then_load_is_identity() {
         "Year,Revenue,Margin,Big,Tiny\n2019,\"$1,234.5\",12.50%,1.2e6,0.0015\n2020,-$980,−3%,NA,2.5e-3\n",
     )
     .expect("write");
-    std::fs::write(src.path().join("t.meta.json"), r#"{"title": "T", "source": "Illustrative data"}"#).expect("write");
+    std::fs::write(
+        src.path().join("t.meta.json"),
+        r#"{"title": "T", "source": "Illustrative data"}"#,
+    )
+    .expect("write");
     let original = load_table(&src.path().join("t.csv")).expect("load");
     let out = tempfile::tempdir().expect("tempdir");
     let written = write_table(&original, out.path()).expect("write");

@@ -70,13 +70,18 @@ fn valid_id(id: &str) -> bool {
 pub fn write_table(table: &Table, dir: &Path) -> Result<PathBuf, TableError> {
     let csv_path = dir.join(format!("{}.csv", table.id));
     let file = csv_path.display().to_string();
-    let fail = |e: &dyn std::fmt::Display| TableError::new(&file, TableErrorKind::Write(e.to_string()));
+    let fail =
+        |e: &dyn std::fmt::Display| TableError::new(&file, TableErrorKind::Write(e.to_string()));
     if !valid_id(&table.id) {
-        return Err(fail(&format!("invalid table id {:?} for a file name", table.id)));
+        return Err(fail(&format!(
+            "invalid table id {:?} for a file name",
+            table.id
+        )));
     }
     std::fs::create_dir_all(dir).map_err(|e| fail(&e))?;
     let mut writer = csv::Writer::from_path(&csv_path).map_err(|e| fail(&e))?;
-    let header = std::iter::once(table.index.name.as_str()).chain(table.series.iter().map(|c| c.name.as_str()));
+    let header = std::iter::once(table.index.name.as_str())
+        .chain(table.series.iter().map(|c| c.name.as_str()));
     writer.write_record(header).map_err(|e| fail(&e))?;
     for row in 0..table.n_rows() {
         let mut record = Vec::with_capacity(table.series.len() + 1);
@@ -105,7 +110,12 @@ pub fn write_table(table: &Table, dir: &Path) -> Result<PathBuf, TableError> {
 mod tests {
     use super::*;
 
-    fn fmt(decimals: u8, prefix: Option<&str>, suffix: Option<&str>, thousands: bool) -> NumberFormat {
+    fn fmt(
+        decimals: u8,
+        prefix: Option<&str>,
+        suffix: Option<&str>,
+        thousands: bool,
+    ) -> NumberFormat {
         NumberFormat {
             decimals,
             prefix: prefix.map(str::to_string),
@@ -119,9 +129,15 @@ mod tests {
         assert_eq!(format_value(3.2, &fmt(1, Some("$"), None, false)), "$3.2");
         assert_eq!(format_value(12.5, &fmt(1, None, Some("%"), false)), "12.5%");
         assert_eq!(format_value(1234.0, &fmt(0, None, None, true)), "1,234");
-        assert_eq!(format_value(1_234_567.891, &fmt(2, None, None, true)), "1,234,567.89");
+        assert_eq!(
+            format_value(1_234_567.891, &fmt(2, None, None, true)),
+            "1,234,567.89"
+        );
         assert_eq!(format_value(123.0, &fmt(0, None, None, true)), "123");
-        assert_eq!(format_value(-3.2, &fmt(2, Some("€"), None, false)), "-€3.20");
+        assert_eq!(
+            format_value(-3.2, &fmt(2, Some("€"), None, false)),
+            "-€3.20"
+        );
         assert_eq!(format_value(-0.001, &fmt(1, None, None, false)), "0.0");
         assert_eq!(format_value(-4.0, &NumberFormat::default()), "-4");
         assert_eq!(format_value(1.2e6, &NumberFormat::default()), "1200000");
