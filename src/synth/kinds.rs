@@ -57,7 +57,8 @@ fn source(rng: &mut SynthRng) -> String {
 }
 
 fn with_unit(label: &str, unit: &str) -> String {
-    if unit.is_empty() || unit == "%" && label.ends_with('%') {
+    let redundant = label.to_lowercase().contains(&unit.to_lowercase());
+    if unit.is_empty() || redundant {
         label.to_string()
     } else {
         format!("{label} ({unit})")
@@ -268,7 +269,7 @@ fn stacked(rng: &mut SynthRng) -> Table {
         (
             text_column("Country", &labels),
             "Country",
-            format!("{} by country, {year}", c.title),
+            format!("{} in selected countries, {year}", c.title),
         )
     };
     let paragraph = format!(
@@ -356,7 +357,9 @@ fn trend(rng: &mut SynthRng) -> Table {
 
 /// 1–3 series over 12–24 months with a seasonal cycle.
 fn monthly(rng: &mut SynthRng) -> Table {
-    let m = pick(rng, TREND_MEASURES);
+    // Drifting measures (temperature anomalies) are annual by definition.
+    let monthly: Vec<_> = TREND_MEASURES.iter().filter(|m| m.drift == 0.0).collect();
+    let m = *pick(rng, &monthly);
     let steps = rng.random_range(12..=24);
     let year = rng.random_range(2015..=2023);
     let start_month = rng.random_range(1..=12);
@@ -387,11 +390,13 @@ fn monthly(rng: &mut SynthRng) -> Table {
             number_column(label, &v, m.printed)
         })
         .collect();
+    let end = start_month - 1 + steps - 1;
     let title = format!(
-        "{}, monthly, {} {year} to {}",
-        m.title,
+        "Monthly {}, {} {year} to {} {}",
+        m.name.to_lowercase(),
         MONTH_NAMES[start_month - 1],
-        dates[steps - 1]
+        MONTH_NAMES[end % 12],
+        year + (end / 12) as i32
     );
     let paragraph = format!(
         "Monthly figures are not seasonally adjusted; {} is the busiest month on average.",
