@@ -495,3 +495,31 @@ fn write_then_load_is_identity() {
     write_table(&bare, out.path()).expect("write");
     assert!(!out.path().join("t.meta.json").exists());
 }
+
+proptest::proptest! {
+    /// Whatever a column's format, a printed value parses back to itself.
+    #[test]
+    fn format_value_parses_back(
+        mantissa in -10_000_000_000i64..10_000_000_000i64,
+        decimals in 0u8..6,
+        unit in 0usize..4,
+        thousands in proptest::bool::ANY,
+    ) {
+        let value = mantissa as f64 / 10f64.powi(i32::from(decimals));
+        let value = format!("{value:.d$}", d = usize::from(decimals)).parse::<f64>().expect("number");
+        let (prefix, suffix) = [(None, None), (Some("$"), None), (None, Some("%")), (Some("€"), None)][unit];
+        let format = NumberFormat {
+            decimals,
+            prefix: prefix.map(str::to_string),
+            suffix: suffix.map(str::to_string),
+            thousands,
+        };
+        let printed = format_value(value, &format);
+        let parsed = infer::parse_number(&printed).expect("parses");
+        proptest::prop_assert_eq!(parsed.value, value, "{}", printed);
+        proptest::prop_assert_eq!(parsed.decimals, decimals);
+        proptest::prop_assert_eq!(parsed.prefix.as_deref(), prefix);
+        proptest::prop_assert_eq!(parsed.suffix.as_deref(), suffix);
+        proptest::prop_assert_eq!(parsed.thousands, thousands && value.abs() >= 1000.0);
+    }
+}
