@@ -56,6 +56,14 @@ fn source(rng: &mut SynthRng) -> String {
     }
 }
 
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 fn with_unit(label: &str, unit: &str) -> String {
     let redundant = label.to_lowercase().contains(&unit.to_lowercase());
     if unit.is_empty() || redundant {
@@ -280,7 +288,7 @@ fn stacked(rng: &mut SynthRng) -> Table {
         rng,
         title,
         x_label,
-        c.unit.to_string(),
+        capitalized(c.unit),
         c.unit,
         Some(paragraph),
     );
@@ -326,7 +334,12 @@ fn trend(rng: &mut SynthRng) -> Table {
         .collect();
     let last = years[steps - 1];
     let title = if k == 1 {
-        format!("{} in {}, {first}–{last}", m.title, labels[0])
+        let of = if matches!(m.entity, Entity::Country | Entity::City) {
+            "in"
+        } else {
+            "of"
+        };
+        format!("{} {of} {}, {first}–{last}", m.title, labels[0])
     } else {
         format!("{}, {first}–{last}", m.title)
     };
@@ -398,9 +411,15 @@ fn monthly(rng: &mut SynthRng) -> Table {
         MONTH_NAMES[end % 12],
         year + (end / 12) as i32
     );
+    let next = end + 1;
+    let later =
+        series[0].cells[steps - 1].as_f64().unwrap_or(m.start_hi) * rng.random_range(0.9..1.1);
     let paragraph = format!(
-        "Monthly figures are not seasonally adjusted; {} is the busiest month on average.",
-        pick(rng, &MONTH_NAMES)
+        "The figure for {} in {} {} was {} according to a first estimate.",
+        labels[0],
+        MONTH_NAMES[next % 12],
+        year + (next / 12) as i32,
+        format_value(round_to(later, m.printed.decimals), &series[0].format)
     );
     let meta = meta(
         rng,
