@@ -61,7 +61,6 @@ fn valid_id(id: &str) -> bool {
     !id.is_empty()
         && !id.starts_with('.')
         && !id.contains(['/', '\\', '\0'])
-        && !id.ends_with(".meta")
 }
 
 /// Write `ID.csv` (and `ID.meta.json` when the metadata is not empty) into
