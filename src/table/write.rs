@@ -58,9 +58,7 @@ pub fn cell_text(cell: &Cell, column: &Column) -> String {
 }
 
 fn valid_id(id: &str) -> bool {
-    !id.is_empty()
-        && !id.starts_with('.')
-        && !id.contains(['/', '\\', '\0'])
+    !id.is_empty() && !id.starts_with('.') && !id.contains(['/', '\\', '\0'])
 }
 
 /// Write `ID.csv` (and `ID.meta.json` when the metadata is not empty) into
