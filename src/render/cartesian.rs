@@ -12,6 +12,8 @@ use crate::ir::{
     PanelScene, PanelSpec, Style, TextBox, Tick,
 };
 
+type Cand = (f32, f32, Align, String);
+
 struct Series {
     name: String,
     values: Vec<Option<f64>>,
@@ -328,7 +330,15 @@ pub fn draw(
         vhi = vhi.max(b);
     }
     let unit = series[if xy { 1 } else { 0 }].format.clone();
-    let include_zero = st.zero_baseline && !log;
+    // Scatter axes follow the data; bubbles need extra room for their radius.
+    let include_zero = st.zero_baseline && !log && !xy;
+    if kind == ChartKind::Bubble {
+        let (px, py) = ((xhi - xlo).abs().max(1e-9) * 0.1, (vhi - vlo).abs().max(1e-9) * 0.1);
+        (xlo, xhi) = (xlo - px, xhi + px);
+        if !log {
+            (vlo, vhi) = (vlo - py, vhi + py);
+        }
+    }
 
     // Headroom on the value axis for value labels and inside legends.
     let inside_legend = matches!(
@@ -592,7 +602,8 @@ pub fn draw(
 
     // Marks.
     let mut placed = Placed::default();
-    let mut label_jobs: Vec<(usize, String, Vec<(f32, f32, Align)>, String)> = Vec::new();
+    // (mark index, text, candidate positions with the colour used there)
+    let mut label_jobs: Vec<(usize, String, Vec<Cand>)> = Vec::new();
     let vls = st.value_label_size;
     let baseline = vaxis.baseline();
     let base_px = vpix(baseline);
@@ -632,7 +643,8 @@ pub fn draw(
                     } else {
                         (vpix(a), vpix(b))
                     };
-                    let c0 = cat_center(r) - group / 2.0 + sub * j as f32 + gap / 2.0;
+                    let slot_j = if kind == ChartKind::GroupedBar { j } else { 0 };
+                    let c0 = cat_center(r) - group / 2.0 + sub * slot_j as f32 + gap / 2.0;
                     let c1 = c0 + sub - gap;
                     let bbox = if horizontal {
                         BBox {
@@ -715,18 +727,16 @@ pub fn draw(
                                 (cx, bbox.bottom() - vls - 3.0, Align::Center),
                             ]
                         };
-                        // The second candidate sits inside the bar: contrast colour.
-                        let color = if stacked {
-                            inside.clone()
-                        } else {
-                            st.text_color.clone()
-                        };
-                        label_jobs.push((idx, text, cands, color));
-                        if !stacked {
-                            // Remember the inside colour for the fallback by encoding it per job below.
-                            let last = label_jobs.len() - 1;
-                            label_jobs[last].3 = format!("{}|{}", st.text_color, inside);
-                        }
+                        // Outside candidates use the text colour, inside ones contrast with the bar.
+                        let cands = cands
+                            .into_iter()
+                            .enumerate()
+                            .map(|(k, (x, y, a))| {
+                                let color = if stacked || k > 0 { inside.clone() } else { st.text_color.clone() };
+                                (x, y, a, color)
+                            })
+                            .collect();
+                        label_jobs.push((idx, text, cands));
                     }
                 }
             }
@@ -737,16 +747,15 @@ pub fn draw(
             let show_markers = st.markers && st.marker_size > 0.0 && n <= 60;
             for (j, s) in drawn_series.iter().enumerate() {
                 prev_acc.clone_from(&acc);
+                // Stacks treat a missing cell as zero so the bands stay continuous.
                 let tops: Vec<Option<f64>> = (0..n)
                     .map(|r| {
-                        s.values[r].map(|v| {
-                            if stacked {
-                                acc[r] += v;
-                                acc[r]
-                            } else {
-                                v
-                            }
-                        })
+                        if stacked {
+                            acc[r] += s.values[r].unwrap_or(0.0);
+                            Some(acc[r])
+                        } else {
+                            s.values[r]
+                        }
                     })
                     .collect();
                 // Runs of consecutive present points: gaps stay gaps.
@@ -823,11 +832,12 @@ pub fn draw(
                     });
                     if st.data_labels {
                         let text = value_label(v, st, s);
+                        let c = &st.text_color;
                         let cands = vec![
-                            (x, y - half - vls - 3.0, Align::Center),
-                            (x, y + half + 3.0, Align::Center),
+                            (x, y - half - vls - 3.0, Align::Center, c.clone()),
+                            (x, y + half + 3.0, Align::Center, c.clone()),
                         ];
-                        label_jobs.push((idx, text, cands, st.text_color.clone()));
+                        label_jobs.push((idx, text, cands));
                     }
                 }
             }
@@ -879,12 +889,13 @@ pub fn draw(
                 });
                 if st.data_labels || n <= 25 {
                     let cy = y - vls * 0.5;
+                    let c = &st.text_color;
                     let cands = vec![
-                        (x + rad + 3.0, cy, Align::Left),
-                        (x - rad - 3.0, cy, Align::Right),
-                        (x, y - rad - vls - 2.0, Align::Center),
+                        (x + rad + 3.0, cy, Align::Left, c.clone()),
+                        (x - rad - 3.0, cy, Align::Right, c.clone()),
+                        (x, y - rad - vls - 2.0, Align::Center, c.clone()),
                     ];
-                    label_jobs.push((idx, cats[r].clone(), cands, st.text_color.clone()));
+                    label_jobs.push((idx, cats[r].clone(), cands));
                 }
             }
         }
@@ -1118,28 +1129,10 @@ pub fn draw(
         w: plot.w + vls,
         h: plot.h + vls * 0.2,
     };
-    for (idx, text, cands, color) in label_jobs {
-        // "outside|inside" colours for bars: the first candidate is outside.
-        let (outside, inside) = match color.split_once('|') {
-            Some((a, b)) => (a.to_string(), b.to_string()),
-            None => (color.clone(), color.clone()),
-        };
-        let mut got = None;
-        for (k, c) in cands.iter().enumerate() {
-            let col = if k == 0 { &outside } else { &inside };
-            got = place_label(
-                canvas,
-                &mut placed,
-                &label_area,
-                &text,
-                std::slice::from_ref(c),
-                st,
-                col,
-            );
-            if got.is_some() {
-                break;
-            }
-        }
+    for (idx, text, cands) in label_jobs {
+        let got = cands
+            .iter()
+            .find_map(|(x, y, a, c)| place_label(canvas, &mut placed, &label_area, &text, &[(*x, *y, *a)], st, c));
         scene.marks[idx].label = got;
     }
 
