@@ -273,6 +273,14 @@ impl Canvas {
     /// about its anchor, which is the end of the text at baseline-middle.
     /// Returns the axis-aligned box of the rotated glyph box.
     pub fn rotated_text(&mut self, t: &TextSpec<'_>, degrees: f32) -> BBox {
+        if t.text.is_empty() {
+            return BBox {
+                x: t.x,
+                y: t.y,
+                w: 0.0,
+                h: 0.0,
+            };
+        }
         let c = self.color(t.color);
         let family = fonts::resolve_family(t.family);
         let w = fonts::text_width(t.text, family, t.size, t.bold);

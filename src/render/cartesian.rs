@@ -188,13 +188,15 @@ pub fn draw(
         order_items(
             drawn_series
                 .iter()
-                .map(|s| LegendItem {
+                .enumerate()
+                .map(|(i, s)| LegendItem {
                     label: s.name.clone(),
                     color: s.color.clone(),
                     swatch: if kind == ChartKind::Line {
                         Swatch::Line {
                             dash: s.dash,
                             marker: st.markers,
+                            shape: if st.dashes { i } else { 0 },
                         }
                     } else {
                         Swatch::Box
@@ -333,7 +335,10 @@ pub fn draw(
     // Scatter axes follow the data; bubbles need extra room for their radius.
     let include_zero = st.zero_baseline && !log && !xy;
     if kind == ChartKind::Bubble {
-        let (px, py) = ((xhi - xlo).abs().max(1e-9) * 0.1, (vhi - vlo).abs().max(1e-9) * 0.1);
+        let (px, py) = (
+            (xhi - xlo).abs().max(1e-9) * 0.1,
+            (vhi - vlo).abs().max(1e-9) * 0.1,
+        );
         (xlo, xhi) = (xlo - px, xhi + px);
         if !log {
             (vlo, vhi) = (vlo - py, vhi + py);
@@ -732,7 +737,11 @@ pub fn draw(
                             .into_iter()
                             .enumerate()
                             .map(|(k, (x, y, a))| {
-                                let color = if stacked || k > 0 { inside.clone() } else { st.text_color.clone() };
+                                let color = if stacked || k > 0 {
+                                    inside.clone()
+                                } else {
+                                    st.text_color.clone()
+                                };
                                 (x, y, a, color)
                             })
                             .collect();
@@ -1130,9 +1139,17 @@ pub fn draw(
         h: plot.h + vls * 0.2,
     };
     for (idx, text, cands) in label_jobs {
-        let got = cands
-            .iter()
-            .find_map(|(x, y, a, c)| place_label(canvas, &mut placed, &label_area, &text, &[(*x, *y, *a)], st, c));
+        let got = cands.iter().find_map(|(x, y, a, c)| {
+            place_label(
+                canvas,
+                &mut placed,
+                &label_area,
+                &text,
+                &[(*x, *y, *a)],
+                st,
+                c,
+            )
+        });
         scene.marks[idx].label = got;
     }
 
@@ -1207,32 +1224,6 @@ pub fn draw(
         scene.y_label = Some(TextBox { text, bbox });
     }
     Ok(scene)
-}
-
-fn draw_marker(canvas: &mut Canvas, x: f32, y: f32, r: f32, hex: &str, shape: usize) {
-    match shape % 4 {
-        0 => canvas.circle(x, y, r, hex, 1.0, None),
-        1 => canvas.fill_rect(x - r, y - r, x + r, y + r, hex, 1.0),
-        2 => canvas.polygon(
-            &[
-                (x, y - r * 1.2),
-                (x + r * 1.1, y + r * 0.8),
-                (x - r * 1.1, y + r * 0.8),
-            ],
-            hex,
-            1.0,
-        ),
-        _ => canvas.polygon(
-            &[
-                (x, y - r * 1.3),
-                (x + r * 1.1, y),
-                (x, y + r * 1.3),
-                (x - r * 1.1, y),
-            ],
-            hex,
-            1.0,
-        ),
-    }
 }
 
 /// Series names at the right end of each line, pushed apart vertically.

@@ -117,6 +117,8 @@ pub enum Swatch {
     Line {
         dash: Option<&'static str>,
         marker: bool,
+        /// Marker shape index (see [`draw_marker`]).
+        shape: usize,
     },
 }
 
@@ -209,7 +211,11 @@ fn draw_entry(
             );
             SWATCH
         }
-        Swatch::Line { dash, marker } => {
+        Swatch::Line {
+            dash,
+            marker,
+            shape,
+        } => {
             let w = SWATCH * 1.6;
             canvas.line(
                 &[(x, mid), (x + w, mid)],
@@ -218,13 +224,13 @@ fn draw_entry(
                 dash,
             );
             if marker {
-                canvas.circle(
+                draw_marker(
+                    canvas,
                     x + w / 2.0,
                     mid,
                     style.marker_size.max(2.5),
                     &item.color.hex,
-                    1.0,
-                    None,
+                    shape,
                 );
             }
             w
@@ -382,4 +388,31 @@ pub fn place_label(
         }
     }
     None
+}
+
+/// Line markers: circle, square, triangle, diamond (by `shape` modulo 4).
+pub fn draw_marker(canvas: &mut Canvas, x: f32, y: f32, r: f32, hex: &str, shape: usize) {
+    match shape % 4 {
+        0 => canvas.circle(x, y, r, hex, 1.0, None),
+        1 => canvas.fill_rect(x - r, y - r, x + r, y + r, hex, 1.0),
+        2 => canvas.polygon(
+            &[
+                (x, y - r * 1.2),
+                (x + r * 1.1, y + r * 0.8),
+                (x - r * 1.1, y + r * 0.8),
+            ],
+            hex,
+            1.0,
+        ),
+        _ => canvas.polygon(
+            &[
+                (x, y - r * 1.3),
+                (x + r * 1.1, y),
+                (x, y + r * 1.3),
+                (x - r * 1.1, y),
+            ],
+            hex,
+            1.0,
+        ),
+    }
 }
