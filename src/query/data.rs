@@ -197,7 +197,10 @@ pub fn parse_number(text: &str) -> Option<f64> {
 /// A number answer, refused when it lies on a rounding boundary.
 pub(crate) fn number(value: f64, decimals: u8, unit: Option<String>) -> Result<Answer, Refusal> {
     if !value.is_finite() {
-        return Err(Refusal::new(RefusalKind::Unsupported, "not a finite number"));
+        return Err(Refusal::new(
+            RefusalKind::Unsupported,
+            "not a finite number",
+        ));
     }
     let scaled = value * 10f64.powi(i32::from(decimals));
     let frac = scaled - scaled.floor();
@@ -234,12 +237,7 @@ fn ensure_drawn(ctx: &Ctx, name: &str) -> R<()> {
         return Ok(());
     }
     let circular = ctx.data.kind.is_circular();
-    if ctx
-        .scene
-        .marks
-        .iter()
-        .any(|m| m.series == name || circular)
-    {
+    if ctx.scene.marks.iter().any(|m| m.series == name || circular) {
         Ok(())
     } else {
         refuse(RefusalKind::NotDrawn, format!("no marks drawn for {name}"))
@@ -258,9 +256,11 @@ fn cell(ctx: &Ctx, s: &str, c: &str) -> R<f64> {
     };
     if ctx.check_marks {
         let circular = ctx.data.kind.is_circular();
-        let mark = ctx.scene.marks.iter().find(|m| {
-            m.category.as_deref() == Some(c) && (m.series == s || circular)
-        });
+        let mark = ctx
+            .scene
+            .marks
+            .iter()
+            .find(|m| m.category.as_deref() == Some(c) && (m.series == s || circular));
         match mark {
             Some(m) if (m.value - v).abs() <= 1e-9 * v.abs().max(1.0) => {}
             Some(_) => {
@@ -492,11 +492,20 @@ fn run(query: &Query, ctx: &Ctx) -> R<Answer> {
                 .iter()
                 .any(|v| (v - threshold).abs() < MIN_REL_GAP * scale)
             {
-                return refuse(RefusalKind::TooClose, "a value is too close to the threshold");
+                return refuse(
+                    RefusalKind::TooClose,
+                    "a value is too close to the threshold",
+                );
             }
             let n = values
                 .iter()
-                .filter(|v| if *above { **v > *threshold } else { **v < *threshold })
+                .filter(|v| {
+                    if *above {
+                        **v > *threshold
+                    } else {
+                        **v < *threshold
+                    }
+                })
                 .count();
             number(n as f64, 0, None)?
         }
@@ -518,7 +527,10 @@ fn run(query: &Query, ctx: &Ctx) -> R<Answer> {
                 .enumerate()
                 .any(|(i, w)| i != r && close(v, *w))
             {
-                return refuse(RefusalKind::Tie, "another category has nearly the same value");
+                return refuse(
+                    RefusalKind::Tie,
+                    "another category has nearly the same value",
+                );
             }
             let rank = 1 + values.iter().filter(|w| **w > v).count();
             number(rank as f64, 0, None)?

@@ -33,8 +33,7 @@ fn is_plain_number(label: &str) -> bool {
     let t = label.trim();
     !t.is_empty()
         && t.chars().any(|c| c.is_ascii_digit())
-        && t
-            .chars()
+        && t.chars()
             .enumerate()
             .all(|(i, c)| c.is_ascii_digit() || c == '.' || c == ',' || (i == 0 && c == '-'))
 }
@@ -133,7 +132,11 @@ pub(crate) fn execute(query: &Query, ctx: &Ctx, scene: &Scene) -> Result<Answer,
                             .iter()
                             .all(|s| (s - first).abs() <= 1e-6 * first.abs());
                     if constant {
-                        let decimals = t.iter().map(|t| label_decimals(&t.label)).max().unwrap_or(0);
+                        let decimals = t
+                            .iter()
+                            .map(|t| label_decimals(&t.label))
+                            .max()
+                            .unwrap_or(0);
                         number(first.abs(), decimals, None)?
                     } else {
                         not_applicable()
@@ -186,7 +189,11 @@ pub(crate) fn execute(query: &Query, ctx: &Ctx, scene: &Scene) -> Result<Answer,
                 not_applicable()
             } else {
                 Answer::List {
-                    values: p.legend.iter().map(|e| e.label.trim().to_string()).collect(),
+                    values: p
+                        .legend
+                        .iter()
+                        .map(|e| e.label.trim().to_string())
+                        .collect(),
                 }
             }
         }

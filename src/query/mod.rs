@@ -14,7 +14,7 @@ pub mod trend;
 pub mod wrappers;
 
 use crate::ir::query::{Axis, Query};
-use crate::ir::{Answer, AnswerKind, ChartSpec, PanelScene, PanelSpec, Scene};
+use crate::ir::{Answer, AnswerKind, ChartSpec, PanelScene, Scene};
 
 pub use data::{PanelData, display_number, parse_number};
 pub use trend::{TrendShape, classify_trend};

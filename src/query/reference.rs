@@ -67,7 +67,11 @@ pub fn category_position(panel: &PanelScene, category: &str) -> Option<(usize, b
     let order = categories_in_order(panel);
     let i = order.iter().position(|c| c == category)?;
     let from_end = order.len() - 1 - i;
-    Some(if from_end < i { (from_end, true) } else { (i, false) })
+    Some(if from_end < i {
+        (from_end, true)
+    } else {
+        (i, false)
+    })
 }
 
 /// The category of the single largest (or smallest) mark of a one-series panel.

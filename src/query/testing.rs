@@ -47,7 +47,12 @@ pub fn year_table(id: &str, first_year: i32, series: Vec<Column>) -> Table {
 }
 
 /// A table indexed by text categories.
-pub fn category_table(id: &str, index_name: &str, categories: &[&str], series: Vec<Column>) -> Table {
+pub fn category_table(
+    id: &str,
+    index_name: &str,
+    categories: &[&str],
+    series: Vec<Column>,
+) -> Table {
     Table {
         id: id.into(),
         source_path: None,
@@ -283,7 +288,10 @@ fn panel_scene(index: usize, row: u32, col: u32, area: BBox, p: &PanelSpec) -> P
         kind: p.kind,
         table_id: table.id.clone(),
         plot_area: plot,
-        title: p.title.as_deref().map(|t| text_box(t, area.x + 20.0, area.y + 8.0)),
+        title: p
+            .title
+            .as_deref()
+            .map(|t| text_box(t, area.x + 20.0, area.y + 8.0)),
         x_label: p
             .x_label
             .as_deref()

@@ -49,7 +49,10 @@ pub(crate) fn execute_wrapper(
         Query::MultipleChoice { base, options } => {
             let truth = answerable(base, spec, scene)?;
             if options.len() < 2 || options.len() > 26 {
-                return Err(Refusal::new(RefusalKind::Unsupported, "needs 2..=26 options"));
+                return Err(Refusal::new(
+                    RefusalKind::Unsupported,
+                    "needs 2..=26 options",
+                ));
             }
             let mut correct = None;
             for (i, o) in options.iter().enumerate() {
