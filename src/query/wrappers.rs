@@ -133,6 +133,15 @@ pub(crate) fn execute_wrapper(
                         "a follow-up refers to an earlier answer that changed",
                     ));
                 }
+                // "The difference between the two" is asked only when it is positive.
+                if let (Query::Difference { .. }, Answer::Number { value, .. }) = (turn, &a)
+                    && *value < 0.0
+                {
+                    return Err(Refusal::new(
+                        RefusalKind::Unsupported,
+                        "a follow-up difference must be positive",
+                    ));
+                }
                 previous = Some((turn.clone(), a.clone()));
                 last = a;
             }

@@ -228,19 +228,20 @@ fn follow_up(prev: &Query, prev2: Option<&Query>, turn: &Query) -> Option<&'stat
             },
             Query::Difference { a, b, .. },
         ) => {
-            let earlier = match prev2? {
-                Query::ValueAt {
-                    series, category, ..
-                } => (series, category),
-                Query::Argmax {
-                    series: Some(s), ..
-                } => (s, &a.category),
-                _ => return None,
+            let Query::ValueAt {
+                series: s0,
+                category: c0,
+                ..
+            } = prev2?
+            else {
+                return None;
             };
+            let earlier = (s0, c0);
             let latest = (series, category);
             let first = (&a.series, &a.category);
             let second = (&b.series, &b.category);
-            (first == (earlier.0, earlier.1) && second == latest).then_some("difference")
+            ((first == earlier && second == latest) || (first == latest && second == earlier))
+                .then_some("difference")
         }
         _ => None,
     }
