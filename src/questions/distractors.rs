@@ -102,6 +102,18 @@ fn text_candidates(
     out
 }
 
+fn is_count(query: &Query) -> bool {
+    matches!(
+        query,
+        Query::CountThreshold { .. }
+            | Query::Rank { .. }
+            | Query::LineCount { .. }
+            | Query::LegendCount { .. }
+            | Query::TickCount { .. }
+            | Query::SubplotCount
+    )
+}
+
 /// Up to `n` distinct wrong options, most plausible first, shuffled by `rng`.
 pub fn distractors(
     answer: &Answer,
@@ -112,6 +124,16 @@ pub fn distractors(
     rng: &mut Xoshiro256PlusPlus,
 ) -> Vec<String> {
     let mut pool: Vec<String> = match answer {
+        Answer::Number { value, .. } if is_count(query) => {
+            // Counts and ranks: nearby whole numbers, never negative (ranks start at 1).
+            let lowest = if matches!(query, Query::Rank { .. }) { 1.0 } else { 0.0 };
+            [1.0, -1.0, 2.0, -2.0, 3.0, -3.0, 4.0]
+                .iter()
+                .map(|d| value + d)
+                .filter(|v| *v >= lowest)
+                .map(|v| crate::ir::answer::format_number(v, 0))
+                .collect()
+        }
         Answer::Number {
             value,
             decimals,

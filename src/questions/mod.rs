@@ -2,6 +2,7 @@
 //! choice, fact check, hypothetical, conversational, descriptive and
 //! unanswerable, each answered by the executor and worded by a realizer.
 
+pub mod diversity;
 mod distractors;
 pub mod pick;
 mod types;

@@ -289,7 +289,9 @@ fn render(
             &mut run.rng,
             &mut run.transforms,
         );
-        if !substituted && !bank("visual").np.contains_key(&key) {
+        let own = bank("visual");
+        let descriptive = crate::query::is_descriptive(base);
+        if !substituted && !(descriptive && (own.np.contains_key(&key) || own.clause.contains_key(&key))) {
             return None;
         }
     }
