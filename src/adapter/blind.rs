@@ -42,14 +42,16 @@ impl Adapter for Blind {
     }
 
     fn answer(&self, req: &Request) -> Result<Response, AdapterError> {
+        let text = guess(
+            self.seed,
+            &req.item_id,
+            &req.question,
+            req.question_type,
+            req.choices.len(),
+        );
         Ok(Response {
-            text: guess(
-                self.seed,
-                &req.item_id,
-                &req.question,
-                req.question_type,
-                req.choices.len(),
-            ),
+            answer: Some(text.clone()),
+            text,
             usage: None,
             attempts: 1,
         })

@@ -334,6 +334,7 @@ impl Adapter for Command {
                         text: resp.text.unwrap_or_default(),
                         usage: resp.usage,
                         attempts: attempt,
+                        answer: None,
                     });
                 }
                 Outcome::Broken(err) => {

@@ -49,6 +49,10 @@ pub struct Response {
     /// Calls made for this answer (1 without retries).
     #[serde(default)]
     pub attempts: u32,
+    /// The final answer when the adapter computes it itself (built-in
+    /// baselines); `None` means "extract it from `text`".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
 }
 
 /// Why an adapter could not answer. Such failures are recorded as errors in

@@ -160,8 +160,10 @@ impl Adapter for Ocr {
             Query::ValueAt { category, .. } => printed_value(&words, &lines, category, width),
             _ => None,
         };
+        let text = answer.unwrap_or_else(|| ABSTAIN.to_string());
         Ok(Response {
-            text: answer.unwrap_or_else(|| ABSTAIN.to_string()),
+            answer: Some(text.clone()),
+            text,
             usage: None,
             attempts: 1,
         })

@@ -366,6 +366,7 @@ pub fn parse_completion(body: &str) -> Result<Response, String> {
         text,
         usage,
         attempts: 1,
+        answer: None,
     })
 }
 

@@ -92,6 +92,7 @@ impl Adapter for Oracle {
             Err(_refusal) => UNANSWERABLE_TEXT.to_string(),
         };
         Ok(Response {
+            answer: Some(text.clone()),
             text,
             usage: None,
             attempts: 1,

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
@@ -110,9 +111,12 @@ pub struct RunArgs {
 }
 
 /// The oracle's executor: the question stage's `query::execute`.
-// INTERIM until `questions` lands in main: no executor yet.
-fn oracle_executor() -> Option<OracleFn> {
-    None
+fn oracle_executor() -> OracleFn {
+    Arc::new(|item, record| {
+        chartstress::query::execute(&item.query, &record.spec, &record.scene)
+            .map(|answer| answer.to_text())
+            .map_err(|refusal| refusal.to_string())
+    })
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -161,7 +165,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         retry_base: Duration::from_millis(args.retry_base_ms),
         cmd: args.cmd.clone(),
         workers: args.workers.max(1),
-        oracle_fn: oracle_executor(),
+        oracle_fn: Some(oracle_executor()),
         blind_seed: args.blind_seed,
         ..AdapterOptions::default()
     };

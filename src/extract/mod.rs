@@ -85,11 +85,13 @@ pub fn clean(answer: &str) -> String {
     let mut s = strip_markdown(answer).trim().to_string();
     loop {
         let before = s.clone();
-        s = s
-            .trim()
-            .trim_start_matches(['#', '>', '-', '*'])
-            .trim()
-            .to_string();
+        s = s.trim().trim_start_matches(['#', '>']).trim().to_string();
+        // List bullets, but not the sign of a negative number.
+        for bullet in ["- ", "* ", "• "] {
+            if let Some(rest) = s.strip_prefix(bullet) {
+                s = rest.trim().to_string();
+            }
+        }
         for (open, close) in [
             ('"', '"'),
             ('\'', '\''),
@@ -170,6 +172,9 @@ mod tests {
         assert_eq!(extract("**Final Answer:** (b)"), "b");
         assert_eq!(extract("blah\n\n  True.  \n"), "True");
         assert_eq!(extract("`3.5`"), "3.5");
+        assert_eq!(extract("-21.3"), "-21.3");
+        assert_eq!(extract("Answer: -4"), "-4");
+        assert_eq!(extract("- Paris"), "Paris");
     }
 
     #[test]

@@ -622,7 +622,9 @@ fn answer_one(
             }
         }
     };
-    let answer = if opts.strategy == Strategy::Pot && opts.execute_pot {
+    let answer = if let Some(answer) = response.answer.clone() {
+        answer
+    } else if opts.strategy == Strategy::Pot && opts.execute_pot {
         // A program that fails is the model's wrong answer, not a failed call.
         crate::prompt::pot::execute(&response.text, opts.pot_timeout).unwrap_or_default()
     } else {
