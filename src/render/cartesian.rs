@@ -4,13 +4,13 @@
 use super::canvas::{Canvas, TextSpec, text_bbox};
 use super::common::*;
 use super::fonts::text_width;
-use super::format::{decimals_for, format_number, log_ticks, nice_ticks};
 use super::text::{truncate, wrap};
 use super::{PanelFrame, RenderError};
 use crate::ir::{
     Align, BBox, ChartKind, GridLines, LegendPlacement, Mark, MarkKind, NamedColor, NumberFormat,
     PanelScene, PanelSpec, Style, TextBox, Tick,
 };
+use crate::spec::format::{decimals_for, format_number, log_ticks, nice_ticks};
 
 type Cand = (f32, f32, Align, String);
 

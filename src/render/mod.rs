@@ -9,7 +9,7 @@ mod canvas;
 mod cartesian;
 mod common;
 pub mod fonts;
-pub mod format;
+
 mod layout;
 mod pie;
 mod text;

@@ -1,4 +1,6 @@
-//! Number formatting for ticks and value labels, and "nice" tick placement.
+//! Number formatting for ticks, value labels and KPI tiles, and "nice" tick
+//! placement. Lives in `spec` so that spec building (KPI values) and the
+//! renderer print numbers the same way.
 
 use crate::ir::{NumberFormat, NumberStyle};
 
