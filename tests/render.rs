@@ -542,3 +542,69 @@ fn snapshot_specs_and_scenes() {
     let s = single(&support::energy(), ChartKind::Line, "newsprint");
     insta::assert_json_snapshot!("energy_line_scene", render::render(&s).unwrap().scene);
 }
+
+/// Throughput figures for the README: `cargo test --release --test render throughput -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn throughput() {
+    use rayon::prelude::*;
+    use std::time::Instant;
+    let style = spec::theme("classic").unwrap();
+    let n = 200;
+    for (name, table, kind) in [
+        ("bar", support::fruit(), ChartKind::Bar),
+        ("line", support::energy(), ChartKind::Line),
+    ] {
+        let s = spec::single(&table, kind, &style).unwrap();
+        let t = Instant::now();
+        for _ in 0..20 {
+            render::render_svg(&s).unwrap();
+        }
+        let svg_ms = t.elapsed().as_secs_f64() * 1000.0 / 20.0;
+        let (svg, _) = render::render_svg(&s).unwrap();
+        let t = Instant::now();
+        for _ in 0..20 {
+            render::svg_to_png(&svg).unwrap();
+        }
+        let png_ms = t.elapsed().as_secs_f64() * 1000.0 / 20.0;
+        println!("{name}: svg+scene {svg_ms:.2} ms, svg→png {png_ms:.2} ms");
+        let opt = resvg::usvg::Options {
+            fontdb: render::fontdb().clone(),
+            ..Default::default()
+        };
+        let t = Instant::now();
+        let tree = resvg::usvg::Tree::from_str(&svg, &opt).unwrap();
+        let parse = t.elapsed().as_secs_f64() * 1000.0;
+        let mut pixmap = resvg::tiny_skia::Pixmap::new(800, 600).unwrap();
+        let t = Instant::now();
+        resvg::render(
+            &tree,
+            resvg::tiny_skia::Transform::default(),
+            &mut pixmap.as_mut(),
+        );
+        let raster = t.elapsed().as_secs_f64() * 1000.0;
+        println!(
+            "{name}: usvg parse {parse:.2} ms, resvg {raster:.2} ms, svg {} bytes",
+            svg.len()
+        );
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let t = Instant::now();
+            pool.install(|| {
+                (0..n).into_par_iter().for_each(|_| {
+                    let s = spec::single(&table, kind, &style).unwrap();
+                    assert!(!render::render(&s).unwrap().png.is_empty());
+                })
+            });
+            let secs = t.elapsed().as_secs_f64();
+            println!(
+                "{name}: {threads} thread(s): {:.1} charts/s ({:.2} ms/chart)",
+                f64::from(n) / secs,
+                secs * 1000.0 / f64::from(n)
+            );
+        }
+    }
+}
