@@ -181,10 +181,15 @@ pub fn infer_gold(target: &str, ctx: &ScoreContext) -> Answer {
                 value: p.value as i32,
             };
         }
-        let unit = [(1e3, "thousand"), (1e6, "million"), (1e9, "billion"), (1e12, "trillion")]
-            .into_iter()
-            .find(|(scale, _)| *scale == p.scale)
-            .map(|(_, word)| word);
+        let unit = [
+            (1e3, "thousand"),
+            (1e6, "million"),
+            (1e9, "billion"),
+            (1e12, "trillion"),
+        ]
+        .into_iter()
+        .find(|(scale, _)| *scale == p.scale)
+        .map(|(_, word)| word);
         return Answer::Number {
             value: p.value,
             decimals: p.decimals,

@@ -20,7 +20,10 @@ pub struct Interval {
 /// fractional when scores are partial, e.g. ANLS). `n == 0` gives [0, 1].
 pub fn wilson(successes: f64, n: usize) -> Interval {
     if n == 0 {
-        return Interval { low: 0.0, high: 1.0 };
+        return Interval {
+            low: 0.0,
+            high: 1.0,
+        };
     }
     let n = n as f64;
     let p = (successes / n).clamp(0.0, 1.0);
@@ -175,13 +178,25 @@ mod tests {
     fn wilson_known_values() {
         // 8/10: 0.4902 .. 0.9433 (Wilson 1927; matches statsmodels' proportion_confint).
         let i = wilson(8.0, 10);
-        assert!(close(i.low, 0.490_16, 1e-4) && close(i.high, 0.943_32, 1e-4), "{i:?}");
+        assert!(
+            close(i.low, 0.490_16, 1e-4) && close(i.high, 0.943_32, 1e-4),
+            "{i:?}"
+        );
         let i = wilson(0.0, 20);
         assert_eq!(i.low, 0.0);
         assert!(close(i.high, 0.161_13, 1e-4), "{i:?}");
         let i = wilson(50.0, 100);
-        assert!(close(i.low, 0.403_83, 1e-4) && close(i.high, 0.596_17, 1e-4), "{i:?}");
-        assert_eq!(wilson(0.0, 0), Interval { low: 0.0, high: 1.0 });
+        assert!(
+            close(i.low, 0.403_83, 1e-4) && close(i.high, 0.596_17, 1e-4),
+            "{i:?}"
+        );
+        assert_eq!(
+            wilson(0.0, 0),
+            Interval {
+                low: 0.0,
+                high: 1.0
+            }
+        );
     }
 
     #[test]
@@ -218,7 +233,15 @@ mod tests {
         assert_eq!(a, b);
         let g = gap(&p);
         assert!(a.low <= g && g <= a.high, "{a:?} {g}");
-        let other = paired_bootstrap(&p, &BootstrapOptions { seed: 1, ..opts.clone() }, "run/modified_chart").unwrap();
+        let other = paired_bootstrap(
+            &p,
+            &BootstrapOptions {
+                seed: 1,
+                ..opts.clone()
+            },
+            "run/modified_chart",
+        )
+        .unwrap();
         assert_ne!(a, other);
         assert!(paired_bootstrap(&[], &opts, "x").is_none());
     }
@@ -239,7 +262,10 @@ mod tests {
     #[test]
     fn flip_counts() {
         let f = flips(&pairs());
-        assert_eq!(f.right_to_wrong + f.wrong_to_right + f.both_right + f.both_wrong, 60);
+        assert_eq!(
+            f.right_to_wrong + f.wrong_to_right + f.both_right + f.both_wrong,
+            60
+        );
         // i odd and i % 4 != 0: original right, modified wrong.
         assert_eq!(f.right_to_wrong, 30);
         assert_eq!(f.wrong_to_right, 15);
