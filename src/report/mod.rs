@@ -99,7 +99,7 @@ pub struct RunReport {
     pub gaps: Vec<GapStats>,
     pub axes: Vec<AxisStats>,
     pub breakdowns: Vec<Breakdown>,
-    /// Right→wrong pairs, at most `max_failures`, in id order.
+    /// Right→wrong pairs, at most `max_failures`, taken in turn from each modified set.
     pub failures: Vec<Failure>,
     pub failures_total: usize,
 }
@@ -584,11 +584,30 @@ fn failures(
             });
         }
     }
-    all.sort_by(|a, b| {
-        (&a.set, &a.original.id, &a.modified.id).cmp(&(&b.set, &b.original.id, &b.modified.id))
-    });
+    // Round-robin over modified sets (in set order), id order within a set,
+    // so a capped gallery still shows every kind of modification.
     let total = all.len();
-    all.truncate(max);
+    let mut per_set: BTreeMap<SetName, Vec<Failure>> = BTreeMap::new();
+    for f in all {
+        let set = SetName::from_name(&f.set).unwrap_or(SetName::ModifiedBoth);
+        per_set.entry(set).or_default().push(f);
+    }
+    for list in per_set.values_mut() {
+        list.sort_by(|a, b| {
+            (&a.original.id, &a.modified.id).cmp(&(&b.original.id, &b.modified.id))
+        });
+        list.reverse();
+    }
+    let mut all = Vec::new();
+    while all.len() < max && per_set.values().any(|l| !l.is_empty()) {
+        for list in per_set.values_mut() {
+            if all.len() < max
+                && let Some(f) = list.pop()
+            {
+                all.push(f);
+            }
+        }
+    }
     (all, total)
 }
 

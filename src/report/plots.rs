@@ -4,6 +4,7 @@ use std::sync::Once;
 
 use plotters::coord::ranged1d::{IntoSegmentedCoord, SegmentValue};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{Report, RunReport};
 
@@ -77,12 +78,15 @@ pub fn set_accuracy(run: &RunReport) -> Result<String, String> {
             .margin(12)
             .x_label_area_size(36)
             .y_label_area_size(48)
-            .build_cartesian_2d((0..n).into_segmented(), 0f64..100f64)?;
+            .build_cartesian_2d((0..n - 1).into_segmented(), 0f64..100f64)?;
         let names: Vec<String> = sets.iter().map(|s| s.set.replace('_', " ")).collect();
         chart
             .configure_mesh()
             .disable_x_mesh()
             .y_desc("accuracy (%)")
+            .y_labels(6)
+            .y_label_formatter(&|v| format!("{v:.0}"))
+            .light_line_style(WHITE)
             .label_style((FONT, px(12.0)))
             .axis_desc_style((FONT, px(12.0)))
             .x_label_formatter(&|v| match v {
@@ -111,10 +115,15 @@ pub fn set_accuracy(run: &RunReport) -> Result<String, String> {
                     BLACK.stroke_width(2),
                 )))?;
             }
+            // The value sits above the interval's top so the whisker does not cross it.
+            let top = s.ci.map_or(acc, |c| c.high);
             chart.draw_series(std::iter::once(Text::new(
                 format!("{acc:.1}"),
-                (SegmentValue::CenterOf(i), acc.min(92.0) + 3.0),
-                (FONT, px(11.0)).into_font().color(&BLACK),
+                (SegmentValue::CenterOf(i), (top + 7.0).min(99.0)),
+                (FONT, px(11.0))
+                    .into_font()
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Center, VPos::Bottom)),
             )))?;
         }
         Ok(())
@@ -155,6 +164,7 @@ pub fn robustness_curves(run: &RunReport) -> Option<Result<String, String>> {
                 .y_labels(5)
                 .label_style((FONT, px(10.0)))
                 .x_label_formatter(&|x| format!("{x:.0}"))
+                .y_label_formatter(&|y| format!("{y:.0}"))
                 .light_line_style(WHITE)
                 .draw()?;
             let points: Vec<_> = axis.curve.iter().filter(|p| p.accuracy.is_some()).collect();
@@ -204,11 +214,16 @@ pub fn scatter(report: &Report) -> Option<Result<String, String>> {
             .margin(14)
             .x_label_area_size(40)
             .y_label_area_size(48)
-            .build_cartesian_2d(0f64..100f64, 0f64..100f64)?;
+            .build_cartesian_2d(-2f64..102f64, -2f64..102f64)?;
         chart
             .configure_mesh()
             .x_desc("original accuracy (%)")
             .y_desc("modified accuracy (%)")
+            .x_labels(11)
+            .y_labels(11)
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&|v| format!("{v:.0}"))
+            .light_line_style(WHITE)
             .label_style((FONT, px(12.0)))
             .axis_desc_style((FONT, px(12.0)))
             .draw()?;
@@ -299,11 +314,13 @@ pub fn axis_gaps(report: &Report) -> Option<Result<String, String>> {
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(48)
-            .build_cartesian_2d((0..n).into_segmented(), lo..hi)?;
+            .build_cartesian_2d((0..n - 1).into_segmented(), lo..hi)?;
         chart
             .configure_mesh()
             .disable_x_mesh()
             .y_desc("gap (points)")
+            .y_label_formatter(&|v| format!("{v:.0}"))
+            .light_line_style(WHITE)
             .label_style((FONT, px(11.0)))
             .axis_desc_style((FONT, px(12.0)))
             .x_label_formatter(&|v| match v {
@@ -339,7 +356,8 @@ pub fn axis_gaps(report: &Report) -> Option<Result<String, String>> {
             ))?;
         }
         let (x0, y) = chart.backend_coord(&(SegmentValue::Exact(0), 0.0));
-        let (x1, _) = chart.backend_coord(&(SegmentValue::Exact(n), 0.0));
+        let (x1, _) = chart.backend_coord(&(SegmentValue::Exact(n - 1), 0.0));
+        let x1 = x1 + (x1 - x0) / (n as i32 - 1).max(1);
         root.draw(&PathElement::new(
             vec![(x0, y), (x1, y)],
             BLACK.stroke_width(1),
