@@ -350,9 +350,10 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
                 && table
                     .series(series[2])
                     .is_some_and(|c| c.cells.iter().filter_map(|x| x.as_f64()).all(|v| v >= 0.0));
-            // Series of unlike magnitudes (income vs rent) or a sidecar naming a
-            // series as the x axis mean the table is about a relationship.
-            let relation = magnitude_ratio(table, &series) > 8.0
+            // Series of unlike magnitudes without a shared unit (income vs rent) or a
+            // sidecar naming a series as the x axis mean the table is about a relationship.
+            // A shared unit (TWh for every source) means comparable series, not a relationship.
+            let relation = (table.meta.unit.is_none() && magnitude_ratio(table, &series) > 8.0)
                 || table
                     .meta
                     .x_label
@@ -422,7 +423,7 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
             take(need)
         }
         ChartKind::StackedBar | ChartKind::StackedArea => {
-            let s = take(style.palette.len().max(1).min(12));
+            let s = take(style.palette.len().clamp(1, 12));
             if all_values(table, &numeric).any(|v| v < 0.0) && kind == ChartKind::StackedArea {
                 return Err(unsuitable("stacked areas need non-negative values".into()));
             }
@@ -454,7 +455,17 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
                 .clone()
                 .filter(|l| !names_series(l))
                 .or_else(|| Some(table.index.name.clone()).filter(|n| !n.trim().is_empty()));
-            let y = meta_val
+            // One series picked out of several: the axis names that series.
+            let picked = series.len() == 1 && numeric.len() > 1;
+            let y = if picked {
+                Some(match &meta.unit {
+                    Some(u) => format!("{} ({u})", series[0]),
+                    None => series[0].clone(),
+                })
+            } else {
+                meta_val
+            };
+            let y = y
                 .filter(|l| series.len() == 1 || !names_series(l))
                 .or_else(|| {
                     if series.len() == 1 {
@@ -552,7 +563,8 @@ pub fn dashboard(
         )));
     }
     // (row, col, row_span, col_span) on a grid of (rows, cols): uneven on purpose.
-    let (grid_rows, grid_cols, places): (u32, u32, &[(u32, u32, u32, u32)]) = match panels.len() {
+    type Place = (u32, u32, u32, u32);
+    let (grid_rows, grid_cols, places): (u32, u32, &[Place]) = match panels.len() {
         1 => (1, 1, &[(0, 0, 1, 1)]),
         2 => (1, 3, &[(0, 0, 1, 2), (0, 2, 1, 1)]),
         3 => (2, 3, &[(0, 0, 1, 2), (0, 2, 1, 1), (1, 0, 1, 3)]),
