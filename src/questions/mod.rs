@@ -2,8 +2,8 @@
 //! choice, fact check, hypothetical, conversational, descriptive and
 //! unanswerable, each answered by the executor and worded by a realizer.
 
-pub mod diversity;
 mod distractors;
+pub mod diversity;
 pub mod pick;
 mod types;
 mod unanswerable;
@@ -88,7 +88,7 @@ pub fn generate(
             scene,
             opts,
             item_seed,
-            &mut balance,
+            &balance,
             (fact_offset, letter_offset),
         );
         if let Some(q) = built {
@@ -97,7 +97,15 @@ pub fn generate(
                 q.question_type.name(),
                 serde_json::to_string(q.query.base()).unwrap_or_default()
             );
+            // Balance counts only what is kept, so dropped duplicates do not skew it.
             if seen.insert(key) {
+                match q.question_type {
+                    QuestionType::MultipleChoice => balance.mcq += 1,
+                    QuestionType::FactCheck => {
+                        *balance.fact.entry(q.family.clone()).or_default() += 1
+                    }
+                    _ => {}
+                }
                 out.push(q);
             }
         }
@@ -443,7 +451,7 @@ fn build(
     scene: &Scene,
     opts: &QuestionOptions,
     item_seed: u64,
-    balance: &mut Balance,
+    balance: &Balance,
     (fact_offset, letter_offset): (usize, usize),
 ) -> Option<Question> {
     let mut rng = seed::rng(item_seed, &[chart_id, ty.name()]);
@@ -466,22 +474,22 @@ fn build(
                 answerable_data_query(chart_id, spec, scene, opts, item_seed, CLAIMABLE)?;
             let letter = (balance.mcq + letter_offset) % 4;
             let query = to_mcq(&base, &answer, Some(&data), scene, letter, &mut rng)?;
-            let q = finalize(query, ty, spec, scene, item_seed, "canonical")?;
-            balance.mcq += 1;
-            Some(q)
+            finalize(query, ty, spec, scene, item_seed, "canonical")
         }
         QuestionType::FactCheck => {
             let (base, answer, data) =
                 answerable_data_query(chart_id, spec, scene, opts, item_seed, CLAIMABLE)?;
             let fam = family(&base).to_string();
             let count = balance.fact.get(&fam).copied().unwrap_or(0);
-            let truth = (count + fact_offset) % 2 == 0;
+            // Alternate within the chart from a seeded start per family, so each
+            // family is balanced within a chart and in expectation across charts.
+            let start = seed::rng(opts.seed, &[chart_id, "fact", &fam]).random_range(0..2usize);
+            let truth = (count + start + fact_offset) % 2 == 0;
             let query = to_fact(&base, &answer, truth, Some(&data), scene, &mut rng)?;
             let q = finalize(query, ty, spec, scene, item_seed, "canonical")?;
             if q.answer != (Answer::TrueFalse { value: truth }) {
                 return None;
             }
-            *balance.fact.entry(fam).or_default() += 1;
             Some(q)
         }
         QuestionType::Hypothetical => {

@@ -116,12 +116,29 @@ fn swap_entity(query: &Query, category: Option<&str>, series: Option<&str>) -> O
             category: c,
             ..
         } => cat(c) || ser(s),
-        Query::Difference { a, .. } | Query::Ratio { a, .. } | Query::Compare { a, .. } => {
+        Query::Difference { a, b, .. }
+        | Query::Ratio { a, b, .. }
+        | Query::Compare { a, b, .. } => {
+            // Keep the question's shape: a shared category or series is replaced in both cells.
+            let shared_category = a.category == b.category;
+            let shared_series = a.series == b.series;
             let CellRef {
                 series: s,
                 category: c,
             } = a;
-            cat(c) || ser(s)
+            if cat(c) {
+                if shared_category {
+                    b.category = c.clone();
+                }
+                true
+            } else if ser(s) {
+                if shared_series {
+                    b.series = s.clone();
+                }
+                true
+            } else {
+                false
+            }
         }
         Query::PercentChange { series: s, to, .. } => cat(to) || ser(s),
         Query::Argmax {
