@@ -109,3 +109,94 @@ fn data_questions_agree_with_the_rendered_marks() {
     }
     assert!(answered > 1000);
 }
+
+fn bin() -> std::process::Command {
+    std::process::Command::new(env!("CARGO_BIN_EXE_chartstress"))
+}
+
+#[test]
+fn ask_writes_items_and_stats_reads_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let items = dir.path().join("items.jsonl");
+    let table =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/cloud_revenue_billions.csv");
+    let out = bin()
+        .args([
+            "ask",
+            table.to_str().unwrap(),
+            "-n",
+            "12",
+            "--realizer",
+            "all",
+            "--seed",
+            "4",
+            "--jsonl",
+            "-o",
+        ])
+        .arg(&items)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&items).unwrap();
+    let parsed: Vec<chartstress::ir::Item> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(parsed.iter().filter(|i| i.origin.is_none()).count() == 12);
+    assert!(parsed.iter().any(|i| i.realization.realizer == "noisy"));
+    // Same seed, same bytes.
+    let again = bin()
+        .args([
+            "ask",
+            table.to_str().unwrap(),
+            "-n",
+            "12",
+            "--realizer",
+            "all",
+            "--seed",
+            "4",
+            "--jsonl",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(again.stdout).unwrap(), text);
+
+    let stats = bin()
+        .args(["stats", "--json"])
+        .arg(&items)
+        .output()
+        .unwrap();
+    assert!(stats.status.success());
+    let doc: serde_json::Value = serde_json::from_slice(&stats.stdout).unwrap();
+    assert_eq!(doc["overall"]["count"], parsed.len());
+    let mean = doc["trigram_jaccard_to_origin"]["all"]["mean"]
+        .as_f64()
+        .unwrap();
+    assert!(mean > 0.0 && mean < 0.5, "{mean}");
+
+    // A torn line is reported with its line number and changes the exit code.
+    std::fs::write(&items, format!("{text}{{\"id\": 3\n")).unwrap();
+    let torn = bin().arg("stats").arg(&items).output().unwrap();
+    assert_eq!(torn.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&torn.stderr);
+    assert!(err.contains(&format!("line {}", parsed.len() + 1)), "{err}");
+}
+
+#[test]
+fn ask_reports_bad_arguments() {
+    let table =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/cloud_revenue_billions.csv");
+    let out = bin()
+        .args(["ask", table.to_str().unwrap(), "--kind", "radar"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown chart kind"));
+    let out = bin().args(["ask", "no/such/table.csv"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no/such/table.csv"));
+}
