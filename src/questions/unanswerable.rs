@@ -198,7 +198,27 @@ pub fn unanswerable_variant(
         tries.push(by_series());
         tries.push(by_category());
     }
+    // An entity the accompanying paragraph talks about might be answerable from it.
+    let paragraph = q.paragraph.as_deref().unwrap_or("").to_lowercase();
+    let mentioned = |query: &Query| {
+        let json = serde_json::to_string(query).unwrap_or_default();
+        let original = serde_json::to_string(base).unwrap_or_default();
+        !paragraph.is_empty()
+            && json != original
+            && crate::realize::slots::base_slots(query, spec)
+                .map(|(_, slots)| {
+                    slots.values().any(|v| {
+                        v.len() > 2
+                            && !original.contains(v.as_str())
+                            && paragraph.contains(&v.to_lowercase())
+                    })
+                })
+                .unwrap_or(false)
+    };
     for query in tries.into_iter().flatten() {
+        if mentioned(&query) {
+            continue;
+        }
         // Never emit a variant the table can answer.
         if execute(&query, spec, scene).ok() != Some(Answer::Unanswerable) {
             continue;
