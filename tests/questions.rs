@@ -1119,3 +1119,71 @@ fn wordings_per_frequent_family() {
         assert!(n >= 30, "{fam}: only {n} distinct wordings");
     }
 }
+
+#[test]
+fn paragraph_facts_alone_and_with_the_chart() {
+    let mut t = category_table(
+        "trade",
+        "City",
+        &["Oslo", "Lima", "Riga"],
+        vec![series(
+            "Exports",
+            &[Some(900.0), Some(1200.0), Some(400.0)],
+            0,
+        )],
+    );
+    t.meta.paragraph = Some(
+        "Trade grew in every port. A later estimate put the exports figure for Quito at 1,250.5 tonnes, a value not shown in the chart."
+            .into(),
+    );
+    let (spec, scene) = chart(&t, ChartKind::Bar);
+    let value = Query::ParagraphValue {
+        panel: 0,
+        series: "Exports".into(),
+        category: "Quito".into(),
+    };
+    assert_eq!(run(value.clone(), &spec, &scene), num(1250.5, 1));
+    let diff = Query::ParagraphDifference {
+        panel: 0,
+        series: "Exports".into(),
+        paragraph_category: "Quito".into(),
+        category: "Oslo".into(),
+    };
+    assert!(approx(&run(diff, &spec, &scene), 350.5, 1));
+    // Not in the text either: unanswerable. A category the chart shows: refused.
+    let absent = Query::ParagraphValue {
+        panel: 0,
+        series: "Exports".into(),
+        category: "Baku".into(),
+    };
+    assert_eq!(run(absent, &spec, &scene), Answer::Unanswerable);
+    let shown = Query::ParagraphValue {
+        panel: 0,
+        series: "Exports".into(),
+        category: "Oslo".into(),
+    };
+    assert_eq!(refusal(shown, &spec, &scene), RefusalKind::Unsupported);
+    let found = chartstress::query::paragraph::paragraph_queries(&spec, 0);
+    assert!(found.contains(&value), "{found:?}");
+    assert!(found.iter().all(|q| !matches!(q, Query::ParagraphValue { category, .. } if category == "Trade" || category == "A")));
+    // Generation asks some of them, with the paragraph attached.
+    let qs = generate(
+        "trade",
+        &spec,
+        &scene,
+        &QuestionOptions {
+            count: 30,
+            types: vec![QuestionType::Factoid],
+            ..Default::default()
+        },
+    );
+    let para: Vec<_> = qs
+        .iter()
+        .filter(|q| q.family.starts_with("paragraph"))
+        .collect();
+    assert!(!para.is_empty());
+    assert!(
+        para.iter()
+            .all(|q| q.paragraph.as_deref() == t.meta.paragraph.as_deref())
+    );
+}

@@ -275,6 +275,15 @@ fn cell(ctx: &Ctx, s: &str, c: &str) -> R<f64> {
     Ok(v)
 }
 
+/// A table cell as the chart shows it: None when the chart does not show the entity.
+pub(crate) fn table_value(ctx: &Ctx, s: &str, c: &str) -> Result<Option<f64>, Refusal> {
+    match cell(ctx, s, c) {
+        Ok(v) => Ok(Some(v)),
+        Err(Stop::Unanswerable) => Ok(None),
+        Err(Stop::Refuse(r)) => Err(r),
+    }
+}
+
 fn full(ctx: &Ctx, s: &str) -> R<Vec<f64>> {
     let sd = series(ctx, s)?;
     sd.values

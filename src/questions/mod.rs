@@ -457,6 +457,20 @@ fn build(
     let mut rng = seed::rng(item_seed, &[chart_id, ty.name()]);
     match ty {
         QuestionType::Factoid => {
+            // Some questions need a fact stated only in the paragraph (or it and the chart).
+            if allowed(opts, "paragraph_value") || allowed(opts, "paragraph_difference") {
+                let panel = rng.random_range(0..spec.panels().len().max(1));
+                let candidates: Vec<Query> =
+                    crate::query::paragraph::paragraph_queries(spec, panel)
+                        .into_iter()
+                        .filter(|q| allowed(opts, family(q)))
+                        .filter(|q| matches!(execute(q, spec, scene), Ok(Answer::Number { .. })))
+                        .collect();
+                if !candidates.is_empty() && rng.random_bool(0.4) {
+                    let query = choose(&mut rng, &candidates)?.clone();
+                    return finalize(query, ty, spec, scene, item_seed, "canonical");
+                }
+            }
             let (query, _, _) =
                 answerable_data_query(chart_id, spec, scene, opts, item_seed, pick::DATA_FAMILIES)?;
             let q = finalize(query, ty, spec, scene, item_seed, "canonical")?;
