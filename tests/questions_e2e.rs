@@ -200,3 +200,63 @@ fn ask_reports_bad_arguments() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no/such/table.csv"));
 }
+
+#[test]
+fn subplots_and_dashboards_name_their_panel() {
+    let tables = chartstress::synth::synth_tables(5, 6);
+    let style = chartstress::spec::builtin_themes().remove(0);
+    let panels: Vec<_> = tables
+        .iter()
+        .take(4)
+        .filter_map(|t| {
+            let kind = *chartstress::spec::suitable_kinds(t).first()?;
+            chartstress::spec::panel(t, kind, &style).ok()
+        })
+        .collect();
+    assert!(panels.len() >= 3);
+    let grid =
+        chartstress::spec::grid(2, 2, panels.clone(), &style, Some("Four views".into())).unwrap();
+    let dash = chartstress::spec::dashboard(
+        panels[..2].to_vec(),
+        vec![],
+        Some("Board".into()),
+        None,
+        &style,
+    )
+    .unwrap();
+    for (name, spec) in [("grid", grid), ("dash", dash)] {
+        let (_, scene) = chartstress::render::render_svg(&spec).unwrap();
+        let qs = generate(
+            name,
+            &spec,
+            &scene,
+            &QuestionOptions {
+                count: 30,
+                ..Default::default()
+            },
+        );
+        assert!(qs.len() >= 20, "{name}: {}", qs.len());
+        let mut panels_asked = std::collections::BTreeSet::new();
+        for q in &qs {
+            assert_eq!(execute(&q.query, &spec, &scene).as_ref(), Ok(&q.answer));
+            let figure_level = matches!(q.family.as_str(), "subplot_layout" | "subplot_count");
+            let first = q
+                .history
+                .first()
+                .map_or(q.text.as_str(), |t| t.question.as_str());
+            if !figure_level {
+                assert!(
+                    first.starts_with("In the subplot at row"),
+                    "{name}: {first}"
+                );
+                panels_asked.insert(q.query.panel());
+            }
+            for r in realizers() {
+                if let Some(p) = realize(q, r, &spec, &scene, 9) {
+                    assert_eq!(p.answer, q.answer);
+                }
+            }
+        }
+        assert!(panels_asked.len() >= 2, "{name}: {panels_asked:?}");
+    }
+}

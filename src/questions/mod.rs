@@ -475,7 +475,17 @@ fn build(
                 answerable_data_query(chart_id, spec, scene, opts, item_seed, pick::DATA_FAMILIES)?;
             let q = finalize(query, ty, spec, scene, item_seed, "canonical")?;
             if rng.random_bool(opts.unanswerable_share.clamp(0.0, 1.0)) {
-                return unanswerable_variant(&q, spec, scene, item_seed).or(Some(q));
+                // Otherwise ask for information the chart does not encode (its source).
+                let source = || {
+                    let query = Query::Source {
+                        panel: q.query.panel(),
+                    };
+                    finalize(query, ty, spec, scene, item_seed, "canonical")
+                        .filter(|s| s.answer == Answer::Unanswerable)
+                };
+                return unanswerable_variant(&q, spec, scene, item_seed)
+                    .or_else(source)
+                    .or(Some(q));
             }
             Some(q)
         }
