@@ -517,3 +517,45 @@ fn panel_prefix(run: &mut Run, panel: usize, scene: &Scene) -> Option<String> {
     let f = run.pick_owned("panel", frames)?;
     fill(f, &s)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::bank::{FILES, banks};
+    use super::slots::is_yes_no_key;
+
+    #[test]
+    fn every_bank_parses_and_canonical_covers_every_key() {
+        assert_eq!(banks().len(), FILES.len());
+        let canonical = &banks()["canonical"];
+        for key in canonical.question.keys() {
+            if is_yes_no_key(key) {
+                assert!(canonical.clause.contains_key(key), "{key}: no clause");
+                assert!(
+                    canonical.clause_no.contains_key(key),
+                    "{key}: no negated clause"
+                );
+            } else {
+                assert!(canonical.np.contains_key(key), "{key}: no noun phrase");
+            }
+        }
+        for name in super::realizers() {
+            if name != "distractor" {
+                assert!(banks()[name].frames.is_some(), "{name}: no frames");
+            }
+        }
+        assert!(!banks()["distractor"].prefaces.is_empty());
+    }
+
+    #[test]
+    fn every_family_has_a_canonical_wording() {
+        for family in crate::query::FAMILIES {
+            let canonical = &banks()["canonical"];
+            let covered = canonical.question.keys().any(|k| {
+                k == family
+                    || k.starts_with(&format!("{family}_"))
+                    || family.starts_with(k.as_str())
+            });
+            assert!(covered, "{family}");
+        }
+    }
+}
