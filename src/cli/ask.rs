@@ -130,6 +130,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|t| QuestionType::from_name(t).with_context(|| format!("unknown question type {t:?}")))
         .collect::<anyhow::Result<Vec<_>>>()?;
+    if let Some(f) = args
+        .families
+        .iter()
+        .find(|f| !chartstress::query::FAMILIES.contains(&f.as_str()))
+    {
+        anyhow::bail!(
+            "unknown family {f:?} (known: {})",
+            chartstress::query::FAMILIES.join(", ")
+        );
+    }
     let mut chosen: Vec<String> = Vec::new();
     for r in &args.realizers {
         if r == "all" {

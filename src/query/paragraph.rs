@@ -146,6 +146,12 @@ pub(crate) fn execute(query: &Query, ctx: &Ctx, spec: &ChartSpec) -> Result<Answ
             let Some(shown) = table_value(ctx, series, category)? else {
                 return Ok(Answer::Unanswerable);
             };
+            if value < shown {
+                return Err(Refusal::new(
+                    RefusalKind::Unsupported,
+                    "differences are asked larger minus smaller",
+                ));
+            }
             number(
                 value - shown,
                 decimals.max(format.decimals),

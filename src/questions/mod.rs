@@ -565,9 +565,27 @@ pub fn reformat(
         QuestionType::Hypothetical if !descriptive => {
             to_hypothetical(&base, data.as_ref()?, &mut rng)?
         }
-        QuestionType::Conversational if !descriptive => {
-            conversation(base.panel(), data.as_ref()?, spec, scene, &mut rng)?
-        }
+        // A value question becomes the follow-up of a question about a neighbour.
+        QuestionType::Conversational if !descriptive => match &base {
+            Query::ValueAt {
+                panel,
+                series,
+                category,
+            } => {
+                let d = data.as_ref()?;
+                let row = d.row(category)?;
+                let other = if row > 0 { row - 1 } else { row + 1 };
+                let first = Query::ValueAt {
+                    panel: *panel,
+                    series: series.clone(),
+                    category: d.categories.get(other)?.clone(),
+                };
+                Query::Conversation {
+                    turns: vec![first, base.clone()],
+                }
+            }
+            _ => conversation(base.panel(), data.as_ref()?, spec, scene, &mut rng)?,
+        },
         _ => return None,
     };
     let realizer = if q.realization.realizer.is_empty() {
