@@ -18,7 +18,11 @@ pub fn display_answer(answer: &Answer) -> String {
             value,
             decimals,
             unit,
-        } => display_number(*value, *decimals, &format_for(unit.as_deref())),
+        } => {
+            let mut f = format_for(unit.as_deref());
+            f.thousands = value.abs() >= 10_000.0;
+            display_number(*value, *decimals, &f)
+        }
         other => other.to_text(),
     }
 }
@@ -143,7 +147,8 @@ pub fn distractors(
             decimals,
             unit,
         } => {
-            let f = format_for(unit.as_deref());
+            let mut f = format_for(unit.as_deref());
+            f.thousands = value.abs() >= 10_000.0;
             number_candidates(*value, *decimals, data)
                 .into_iter()
                 .map(|v| display_number(v, *decimals, &f))

@@ -131,6 +131,33 @@ fn choose<'a, T>(rng: &mut Xoshiro256PlusPlus, items: &'a [T]) -> Option<&'a T> 
     (!items.is_empty()).then(|| &items[rng.random_range(0..items.len())])
 }
 
+/// Relative frequency of data families: value retrieval and extremes dominate
+/// real chart QA sets, compositions are rarer.
+fn family_weight(family: &str) -> u32 {
+    match family {
+        "value_at" => 6,
+        "argmax" | "argmin" | "difference" => 3,
+        "max_value" | "min_value" | "compare" | "sum" | "mean" | "trend" | "share" => 2,
+        _ => 1,
+    }
+}
+
+fn weighted<'a>(rng: &mut Xoshiro256PlusPlus, families: &[&'a str]) -> Option<&'a str> {
+    let total: u32 = families.iter().map(|f| family_weight(f)).sum();
+    if total == 0 {
+        return None;
+    }
+    let mut x = rng.random_range(0..total);
+    for f in families {
+        let w = family_weight(f);
+        if x < w {
+            return Some(f);
+        }
+        x -= w;
+    }
+    None
+}
+
 /// A data query that the executor answers, for one of `families`.
 fn answerable_data_query(
     chart_id: &str,
@@ -150,7 +177,7 @@ fn answerable_data_query(
             .copied()
             .filter(|f| allowed(opts, f) && pick::data_family_fits(f, data))
             .collect();
-        let fam = *choose(&mut rng, &fams)?;
+        let fam = weighted(&mut rng, &fams)?;
         let mut arg_rng = seed::rng(item_seed, &[chart_id, fam, &a]);
         let Some(q) = pick::data_query(fam, *panel, data, &mut arg_rng) else {
             continue;

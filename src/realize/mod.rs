@@ -169,7 +169,15 @@ impl Run<'_> {
             return Some(format!("{}.", capitalize(&self.clause(key, yes, slots)?)));
         }
         let np = self.np(key, slots)?;
-        let frame = self.pick_owned("claim", &self.frames.claim)?;
+        // "equals" / "comes to" suit numbers; names and labels take the first ("is") frame.
+        let numeric = crate::query::parse_number(stated).is_some()
+            && stated.chars().all(|c| !c.is_alphabetic());
+        let frames: &'static [String] = if numeric {
+            &self.frames.claim
+        } else {
+            &self.frames.claim[..1.min(self.frames.claim.len())]
+        };
+        let frame = self.pick_owned("claim", frames)?;
         let mut s = slots.clone();
         s.insert("answer".into(), stated.to_string());
         Some(capitalize(&with_np(frame, &np, &s)?))
