@@ -953,6 +953,15 @@ proptest! {
                 prop_assert!(!p.text.trim().is_empty());
                 prop_assert!(!p.text.contains('{') && !p.text.contains('}'), "unfilled slot: {}", p.text);
                 prop_assert_eq!(&p.realization.realizer, r);
+                // Entity names survive every wording but the visual one (which replaces them).
+                if r != "visual" && q.question_type != QuestionType::Conversational {
+                    let (_, slots) = chartstress::realize::slots::base_slots(q.query.base(), &spec).unwrap();
+                    for key in ["series", "category", "a_series", "b_series", "a_cat", "b_cat", "series_a", "series_b", "from", "to", "pcat"] {
+                        if let Some(name) = slots.get(key) {
+                            prop_assert!(p.text.to_lowercase().contains(&name.to_lowercase()), "{} lost {:?}: {}", r, name, p.text);
+                        }
+                    }
+                }
             }
         }
     }

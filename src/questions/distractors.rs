@@ -95,11 +95,9 @@ fn text_candidates(
             out.push(crate::ir::answer::NOT_APPLICABLE_TEXT.into());
         }
         _ => {
+            // Other categories of the same axis (a series name would be a different kind).
             if let Some(d) = data {
                 out.extend(d.categories.iter().cloned());
-                if matches!(answer, Answer::Text { .. }) && d.series.len() > 1 {
-                    out.extend(d.series.iter().map(|s| s.name.clone()));
-                }
             }
         }
     }
