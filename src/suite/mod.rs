@@ -21,7 +21,8 @@ pub use browse::{BrowseOptions, browse_html};
 pub use composition::{Composition, composition};
 pub use config::{Quotas, Shard, SuiteConfig};
 pub use io::{
-    Counts, JsonLines, charts_iter, fingerprint, items_iter, read_charts, read_items, read_manifest,
+    Counts, JsonLines, charts_iter, fingerprint, items_iter, read_charts, read_items,
+    read_manifest, write_manifest,
 };
 pub use merge::merge;
 
