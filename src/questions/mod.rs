@@ -1,1 +1,551 @@
-//! Question generation for every question type (issue 3).
+//! Question generation for every question type (issue 3): factoid, multiple
+//! choice, fact check, hypothetical, conversational, descriptive and
+//! unanswerable, each answered by the executor and worded by a realizer.
+
+mod distractors;
+pub mod diversity;
+pub mod pick;
+mod types;
+mod unanswerable;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rand::RngExt;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::ir::query::{CellRef, Change, Query};
+use crate::ir::{Answer, AnswerKind, ChartSpec, QuestionType, Realization, Scene};
+use crate::query::{PanelData, answer_kind, execute, family, is_descriptive};
+use crate::seed;
+
+pub use distractors::{display_answer, distractors};
+pub use types::Question;
+pub use unanswerable::unanswerable_variant;
+
+/// What to generate for one chart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QuestionOptions {
+    pub seed: u64,
+    pub count: usize,
+    /// Question types, cycled in this order; empty = all.
+    pub types: Vec<QuestionType>,
+    /// Family names to draw from; empty = all.
+    pub families: Vec<String>,
+    /// Share of factoid slots turned into unanswerable questions.
+    pub unanswerable_share: f64,
+}
+
+impl Default for QuestionOptions {
+    fn default() -> Self {
+        QuestionOptions {
+            seed: 0,
+            count: 20,
+            types: QuestionType::ALL.to_vec(),
+            families: Vec::new(),
+            unanswerable_share: 0.1,
+        }
+    }
+}
+
+/// Running counts that balance fact-check truth per family and spread
+/// multiple-choice letters evenly within a chart.
+#[derive(Default)]
+struct Balance {
+    fact: BTreeMap<String, usize>,
+    mcq: usize,
+}
+
+/// Questions about one rendered chart, in canonical wording.
+pub fn generate(
+    chart_id: &str,
+    spec: &ChartSpec,
+    scene: &Scene,
+    opts: &QuestionOptions,
+) -> Vec<Question> {
+    let types = if opts.types.is_empty() {
+        QuestionType::ALL.to_vec()
+    } else {
+        opts.types.clone()
+    };
+    let mut balance = Balance::default();
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    // Fact-check truth and MCQ letters start at a chart-seeded offset.
+    let mut offset_rng = seed::rng(opts.seed, &[chart_id, "offsets"]);
+    let fact_offset = offset_rng.random_range(0..2usize);
+    let letter_offset = offset_rng.random_range(0..4usize);
+    let max_slots = opts.count * 4 + 8;
+    for k in 0..max_slots {
+        if out.len() >= opts.count {
+            break;
+        }
+        let ty = types[k % types.len()];
+        let item_seed = seed::derive(opts.seed, &[chart_id, "item", &k.to_string()]);
+        let built = build(
+            ty,
+            chart_id,
+            spec,
+            scene,
+            opts,
+            item_seed,
+            &mut balance,
+            (fact_offset, letter_offset),
+        );
+        if let Some(q) = built {
+            let key = format!(
+                "{}|{}",
+                q.question_type.name(),
+                serde_json::to_string(q.query.base()).unwrap_or_default()
+            );
+            if seen.insert(key) {
+                out.push(q);
+            }
+        }
+    }
+    out
+}
+
+fn allowed(opts: &QuestionOptions, family: &str) -> bool {
+    opts.families.is_empty() || opts.families.iter().any(|f| f == family)
+}
+
+/// Panels whose table can be asked about, with their data.
+fn data_panels(spec: &ChartSpec) -> Vec<(usize, PanelData)> {
+    spec.panels()
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (i, PanelData::from_panel(p)))
+        .filter(|(_, d)| d.categorical() && !d.series.is_empty() && d.categories.len() >= 2)
+        .collect()
+}
+
+fn choose<'a, T>(rng: &mut Xoshiro256PlusPlus, items: &'a [T]) -> Option<&'a T> {
+    (!items.is_empty()).then(|| &items[rng.random_range(0..items.len())])
+}
+
+/// A data query that the executor answers, for one of `families`.
+fn answerable_data_query(
+    chart_id: &str,
+    spec: &ChartSpec,
+    scene: &Scene,
+    opts: &QuestionOptions,
+    item_seed: u64,
+    families: &[&str],
+) -> Option<(Query, Answer, PanelData)> {
+    let panels = data_panels(spec);
+    for attempt in 0..12 {
+        let a = attempt.to_string();
+        let mut rng = seed::rng(item_seed, &[chart_id, "pick", &a]);
+        let (panel, data) = choose(&mut rng, &panels)?;
+        let fams: Vec<&str> = families
+            .iter()
+            .copied()
+            .filter(|f| allowed(opts, f) && pick::data_family_fits(f, data))
+            .collect();
+        let fam = *choose(&mut rng, &fams)?;
+        let mut arg_rng = seed::rng(item_seed, &[chart_id, fam, &a]);
+        let Some(q) = pick::data_query(fam, *panel, data, &mut arg_rng) else {
+            continue;
+        };
+        match execute(&q, spec, scene) {
+            Ok(Answer::Unanswerable) | Err(_) => continue,
+            Ok(answer) => return Some((q, answer, data.clone())),
+        }
+    }
+    None
+}
+
+fn descriptive_query(
+    chart_id: &str,
+    spec: &ChartSpec,
+    scene: &Scene,
+    opts: &QuestionOptions,
+    item_seed: u64,
+) -> Option<(Query, Answer)> {
+    for attempt in 0..12 {
+        let a = attempt.to_string();
+        let mut rng = seed::rng(item_seed, &[chart_id, "describe", &a]);
+        let panel = choose(&mut rng, &scene.panels)?;
+        let fams: Vec<&str> = pick::DESCRIPTIVE_FAMILIES
+            .iter()
+            .copied()
+            .filter(|f| {
+                allowed(opts, f) && pick::descriptive_family_fits(f, panel, scene.panels.len())
+            })
+            .collect();
+        let fam = *choose(&mut rng, &fams)?;
+        let q = pick::descriptive_query(fam, panel.index)?;
+        if let Ok(answer) = execute(&q, spec, scene)
+            && answer != Answer::Unanswerable
+        {
+            return Some((q, answer));
+        }
+    }
+    None
+}
+
+/// Families whose answer can be offered as options or claimed.
+const CLAIMABLE: &[&str] = &[
+    "value_at",
+    "argmax",
+    "argmin",
+    "max_value",
+    "min_value",
+    "difference",
+    "ratio",
+    "percent_change",
+    "sum",
+    "mean",
+    "median",
+    "count_above",
+    "count_below",
+    "compare",
+    "rank",
+    "trend",
+    "largest_increase",
+    "largest_decrease",
+    "max_gap",
+    "crosses",
+    "share",
+    "share_sum",
+    "spread",
+    "top_mean",
+];
+
+/// Families a hypothetical change feeds into.
+const HYPOTHETICAL: &[&str] = &[
+    "value_at",
+    "sum",
+    "mean",
+    "max_value",
+    "spread",
+    "difference",
+    "share",
+];
+
+/// Series and categories a base query reads (for hypothetical changes).
+fn cells_of(query: &Query) -> (Vec<String>, Vec<String>) {
+    match query {
+        Query::ValueAt {
+            series, category, ..
+        } => (vec![series.clone()], vec![category.clone()]),
+        Query::Difference { a, b, .. } => (
+            vec![a.series.clone(), b.series.clone()],
+            vec![a.category.clone(), b.category.clone()],
+        ),
+        Query::Aggregate {
+            series, categories, ..
+        } => (vec![series.clone()], categories.clone()),
+        Query::MaxValue {
+            series: Some(s), ..
+        }
+        | Query::Spread { series: s, .. } => (vec![s.clone()], Vec::new()),
+        Query::Share {
+            series, category, ..
+        } => (vec![series.clone()], vec![category.clone()]),
+        _ => (Vec::new(), Vec::new()),
+    }
+}
+
+fn to_mcq(
+    base: &Query,
+    answer: &Answer,
+    data: Option<&PanelData>,
+    scene: &Scene,
+    letter: usize,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Option<Query> {
+    if matches!(answer, Answer::YesNo { .. } | Answer::Unanswerable) {
+        return None;
+    }
+    let wrong = distractors(answer, base, data, scene, 3, rng);
+    if wrong.len() < 3 {
+        return None;
+    }
+    let mut options = wrong;
+    options.insert(letter.min(3), display_answer(answer));
+    Some(Query::MultipleChoice {
+        base: Box::new(base.clone()),
+        options,
+    })
+}
+
+fn to_fact(
+    base: &Query,
+    answer: &Answer,
+    truth: bool,
+    data: Option<&PanelData>,
+    scene: &Scene,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Option<Query> {
+    let claim = match (answer, truth) {
+        (Answer::Unanswerable, _) => return None,
+        (_, true) => display_answer(answer),
+        // Minimal edit: the swapped comparison.
+        (Answer::YesNo { value }, false) => if *value { "No" } else { "Yes" }.to_string(),
+        // A value moved beyond tolerance, the wrong category, a reordered list.
+        (_, false) => distractors(answer, base, data, scene, 1, rng)
+            .into_iter()
+            .next()?,
+    };
+    Some(Query::FactCheck {
+        base: Box::new(base.clone()),
+        claim,
+    })
+}
+
+fn to_hypothetical(base: &Query, data: &PanelData, rng: &mut Xoshiro256PlusPlus) -> Option<Query> {
+    let (series, categories) = cells_of(base);
+    let s = choose(rng, &series)?.clone();
+    let category = if categories.is_empty() || rng.random_bool(0.3) {
+        if categories.is_empty() && rng.random_bool(0.5) {
+            None
+        } else {
+            Some(choose(rng, &data.categories)?.clone())
+        }
+    } else {
+        Some(choose(rng, &categories)?.clone())
+    };
+    const PERCENTS: [f64; 8] = [10.0, 20.0, 25.0, 50.0, -10.0, -20.0, -25.0, -50.0];
+    Some(Query::Hypothetical {
+        base: Box::new(base.clone()),
+        change: Change {
+            panel: base.panel(),
+            series: s,
+            category,
+            percent: *choose(rng, &PERCENTS)?,
+        },
+    })
+}
+
+/// Conversations that build on earlier turns by coreference.
+fn conversation(
+    panel: usize,
+    data: &PanelData,
+    spec: &ChartSpec,
+    scene: &Scene,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Option<Query> {
+    let n = data.categories.len();
+    if n < 2 {
+        return None;
+    }
+    let s = choose(rng, &data.series)?.name.clone();
+    let cell = |c: &str| CellRef {
+        series: s.clone(),
+        category: c.to_string(),
+    };
+    let value_at = |c: &CellRef| Query::ValueAt {
+        panel,
+        series: c.series.clone(),
+        category: c.category.clone(),
+    };
+    let i = rng.random_range(0..n);
+    let j = if i + 1 < n { i + 1 } else { i - 1 };
+    let (c1, c2) = (cell(&data.categories[i]), cell(&data.categories[j]));
+    let positive_difference = |x: &CellRef, y: &CellRef| -> Option<Query> {
+        let vx = data.series(&x.series)?.values[data.row(&x.category)?]?;
+        let vy = data.series(&y.series)?.values[data.row(&y.category)?]?;
+        let (a, b) = if vx >= vy { (x, y) } else { (y, x) };
+        Some(Query::Difference {
+            panel,
+            a: a.clone(),
+            b: b.clone(),
+        })
+    };
+    let turns = match rng.random_range(0..5) {
+        0 => vec![value_at(&c1), value_at(&c2)],
+        1 => vec![value_at(&c1), value_at(&c2), positive_difference(&c1, &c2)?],
+        k @ (2 | 3) => {
+            let argmax = Query::Argmax {
+                panel,
+                series: Some(s.clone()),
+            };
+            let top = execute(&argmax, spec, scene).ok()?.to_text();
+            let top_cell = cell(&top);
+            if k == 2 {
+                vec![argmax, value_at(&top_cell)]
+            } else {
+                let other = data.categories.iter().find(|c| **c != top)?;
+                let other_cell = cell(other);
+                vec![
+                    argmax,
+                    value_at(&top_cell),
+                    value_at(&other_cell),
+                    positive_difference(&top_cell, &other_cell)?,
+                ]
+            }
+        }
+        _ => {
+            if data.series.len() < 2 {
+                return None;
+            }
+            let other = data.series.iter().find(|x| x.name != s)?.name.clone();
+            vec![
+                value_at(&c1),
+                Query::ValueAt {
+                    panel,
+                    series: other,
+                    category: c1.category.clone(),
+                },
+            ]
+        }
+    };
+    Some(Query::Conversation { turns })
+}
+
+/// Executes, then words a query canonically; None when refused.
+fn finalize(
+    query: Query,
+    ty: QuestionType,
+    spec: &ChartSpec,
+    scene: &Scene,
+    seed: u64,
+    realizer: &str,
+) -> Option<Question> {
+    let answer = execute(&query, spec, scene).ok()?;
+    let kind: AnswerKind = answer_kind(&query, &answer);
+    let choices = match &query {
+        Query::MultipleChoice { options, .. } => options.clone(),
+        _ => Vec::new(),
+    };
+    let panel = query.panel();
+    let paragraph = spec
+        .panels()
+        .get(panel)
+        .and_then(|p| p.table.meta.paragraph.clone())
+        .or_else(|| match &spec.layout {
+            crate::ir::Layout::Dashboard { paragraph, .. } => paragraph.clone(),
+            _ => None,
+        });
+    let q = Question {
+        family: family(&query).to_string(),
+        answerable: answer != Answer::Unanswerable,
+        query,
+        question_type: ty,
+        text: String::new(),
+        answer,
+        answer_kind: kind,
+        choices,
+        history: Vec::new(),
+        paragraph,
+        realization: Realization::default(),
+    };
+    crate::realize::realize(&q, realizer, spec, scene, seed)
+        .or_else(|| crate::realize::realize(&q, "canonical", spec, scene, seed))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn build(
+    ty: QuestionType,
+    chart_id: &str,
+    spec: &ChartSpec,
+    scene: &Scene,
+    opts: &QuestionOptions,
+    item_seed: u64,
+    balance: &mut Balance,
+    (fact_offset, letter_offset): (usize, usize),
+) -> Option<Question> {
+    let mut rng = seed::rng(item_seed, &[chart_id, ty.name()]);
+    match ty {
+        QuestionType::Factoid => {
+            let (query, _, _) =
+                answerable_data_query(chart_id, spec, scene, opts, item_seed, pick::DATA_FAMILIES)?;
+            let q = finalize(query, ty, spec, scene, item_seed, "canonical")?;
+            if rng.random_bool(opts.unanswerable_share.clamp(0.0, 1.0)) {
+                return unanswerable_variant(&q, spec, scene, item_seed).or(Some(q));
+            }
+            Some(q)
+        }
+        QuestionType::Descriptive => {
+            let (query, _) = descriptive_query(chart_id, spec, scene, opts, item_seed)?;
+            finalize(query, ty, spec, scene, item_seed, "canonical")
+        }
+        QuestionType::MultipleChoice => {
+            let (base, answer, data) =
+                answerable_data_query(chart_id, spec, scene, opts, item_seed, CLAIMABLE)?;
+            let letter = (balance.mcq + letter_offset) % 4;
+            let query = to_mcq(&base, &answer, Some(&data), scene, letter, &mut rng)?;
+            let q = finalize(query, ty, spec, scene, item_seed, "canonical")?;
+            balance.mcq += 1;
+            Some(q)
+        }
+        QuestionType::FactCheck => {
+            let (base, answer, data) =
+                answerable_data_query(chart_id, spec, scene, opts, item_seed, CLAIMABLE)?;
+            let fam = family(&base).to_string();
+            let count = balance.fact.get(&fam).copied().unwrap_or(0);
+            let truth = (count + fact_offset) % 2 == 0;
+            let query = to_fact(&base, &answer, truth, Some(&data), scene, &mut rng)?;
+            let q = finalize(query, ty, spec, scene, item_seed, "canonical")?;
+            if q.answer != (Answer::TrueFalse { value: truth }) {
+                return None;
+            }
+            *balance.fact.entry(fam).or_default() += 1;
+            Some(q)
+        }
+        QuestionType::Hypothetical => {
+            let (base, answer, data) =
+                answerable_data_query(chart_id, spec, scene, opts, item_seed, HYPOTHETICAL)?;
+            let query = to_hypothetical(&base, &data, &mut rng)?;
+            let q = finalize(query, ty, spec, scene, item_seed, "canonical")?;
+            // A change that leaves the answer as it was asks nothing hypothetical.
+            (q.answer != answer).then_some(q)
+        }
+        QuestionType::Conversational => {
+            let panels = data_panels(spec);
+            let (panel, data) = choose(&mut rng, &panels)?;
+            let query = conversation(*panel, data, spec, scene, &mut rng)?;
+            finalize(query, ty, spec, scene, item_seed, "canonical")
+        }
+    }
+}
+
+/// The same intent in another question type (format shift), worded by the
+/// realizer of `q`. None when the base does not fit the new type.
+pub fn reformat(
+    q: &Question,
+    to: QuestionType,
+    spec: &ChartSpec,
+    scene: &Scene,
+    seed: u64,
+) -> Option<Question> {
+    let base = q.query.base().clone();
+    let mut rng = seed::rng(seed, &["reformat", to.name(), &q.family]);
+    let answer = execute(&base, spec, scene).ok()?;
+    if answer == Answer::Unanswerable {
+        return None;
+    }
+    let panels = spec.panels();
+    let data = panels.get(base.panel()).map(|p| PanelData::from_panel(p));
+    let descriptive = is_descriptive(&base);
+    let query = match to {
+        QuestionType::Factoid if !descriptive => base,
+        QuestionType::Descriptive if descriptive => base,
+        QuestionType::MultipleChoice => {
+            let letter = rng.random_range(0..4);
+            to_mcq(&base, &answer, data.as_ref(), scene, letter, &mut rng)?
+        }
+        QuestionType::FactCheck => {
+            let truth = rng.random_bool(0.5);
+            to_fact(&base, &answer, truth, data.as_ref(), scene, &mut rng)?
+        }
+        QuestionType::Hypothetical if !descriptive => {
+            to_hypothetical(&base, data.as_ref()?, &mut rng)?
+        }
+        QuestionType::Conversational if !descriptive => {
+            conversation(base.panel(), data.as_ref()?, spec, scene, &mut rng)?
+        }
+        _ => return None,
+    };
+    let realizer = if q.realization.realizer.is_empty() {
+        "canonical"
+    } else {
+        q.realization.realizer.as_str()
+    };
+    let out = finalize(query, to, spec, scene, seed, realizer)?;
+    if to == QuestionType::Hypothetical && out.answer == answer {
+        return None;
+    }
+    Some(out)
+}

@@ -1,1 +1,487 @@
 //! Realizers turning queries into text (issue 3).
+//!
+//! Wordings are data (`templates/questions/*.toml`). The canonical realizer is
+//! one fixed terse template per family; each paraphrase realizer is an
+//! independent grammar over the same query, so the answer never changes —
+//! `realize` re-executes the query and refuses to return a question whose
+//! answer would differ.
+
+pub mod bank;
+mod noisy;
+pub mod slots;
+mod visual;
+
+use rand::RngExt;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::ir::query::Query;
+use crate::ir::{Answer, ChartSpec, Realization, Scene, Turn};
+use crate::query::execute;
+use crate::questions::Question;
+use bank::{Bank, Frames, bank};
+use slots::{
+    Slots, asked_decimals, base_slots, capitalize, decapitalize, decimals_of, decimals_phrase,
+    fill, is_yes_no_key, ordinal,
+};
+
+/// Every realizer, canonical first.
+pub fn realizers() -> Vec<&'static str> {
+    vec![
+        "canonical",
+        "lexical",
+        "syntactic",
+        "register",
+        "visual",
+        "distractor",
+        "noisy",
+    ]
+}
+
+/// Paraphrase realizers (all but canonical).
+pub fn paraphrase_realizers() -> Vec<&'static str> {
+    realizers().into_iter().skip(1).collect()
+}
+
+/// A new wording of `q` by `realizer`: same query, same answer, new text.
+/// None when the realizer does not apply (e.g. no unique colour to refer to).
+pub fn realize(
+    q: &Question,
+    realizer: &str,
+    spec: &ChartSpec,
+    scene: &Scene,
+    seed: u64,
+) -> Option<Question> {
+    if !realizers().contains(&realizer) {
+        return None;
+    }
+    let (text, history, realization) = render(q, realizer, spec, scene, seed)?;
+    // The wording must not change the answer; re-execute to be sure.
+    let answer = execute(&q.query, spec, scene).ok()?;
+    if answer != q.answer {
+        return None;
+    }
+    let mut out = q.clone();
+    out.text = text;
+    out.history = history;
+    out.realization = realization;
+    Some(out)
+}
+
+struct Run<'a> {
+    name: &'a str,
+    frames: &'static Frames,
+    rng: Xoshiro256PlusPlus,
+    id: Vec<String>,
+    transforms: Vec<String>,
+}
+
+impl Run<'_> {
+    fn pick<'s>(&mut self, label: &str, items: &[&'s str]) -> Option<&'s str> {
+        if items.is_empty() {
+            return None;
+        }
+        let i = self.rng.random_range(0..items.len());
+        self.id.push(format!("{label}{i}"));
+        Some(items[i])
+    }
+
+    fn pick_owned(&mut self, label: &str, items: &'static [String]) -> Option<&'static str> {
+        let refs: Vec<&'static str> = items.iter().map(String::as_str).collect();
+        self.pick(label, &refs)
+    }
+
+    fn pools(
+        &self,
+        key: &str,
+        which: fn(&Bank) -> &std::collections::BTreeMap<String, bank::Strs>,
+    ) -> Vec<&'static str> {
+        let own = bank(self.name);
+        let lexical = bank("lexical");
+        let canonical = bank("canonical");
+        let get = |b: &'static Bank| which(b).get(key).map(|s| s.all()).unwrap_or_default();
+        match self.name {
+            "canonical" => get(canonical),
+            "lexical" => {
+                let v = get(lexical);
+                if v.is_empty() { get(canonical) } else { v }
+            }
+            _ => {
+                let v = get(own);
+                if !v.is_empty() {
+                    return v;
+                }
+                let mut v = get(lexical);
+                v.extend(get(canonical));
+                v
+            }
+        }
+    }
+
+    fn np(&mut self, key: &str, slots: &Slots) -> Option<String> {
+        let pool = self.pools(key, |b| &b.np);
+        let t = self.pick("np", &pool)?;
+        fill(t, slots)
+    }
+
+    fn clause(&mut self, key: &str, yes: bool, slots: &Slots) -> Option<String> {
+        let pool = if yes {
+            self.pools(key, |b| &b.clause)
+        } else {
+            self.pools(key, |b| &b.clause_no)
+        };
+        let t = self.pick("clause", &pool)?;
+        fill(t, slots)
+    }
+
+    /// The plain question for a base query.
+    fn question(&mut self, query: &Query, key: &str, slots: &Slots) -> Option<String> {
+        let mut text = if self.name == "canonical" {
+            let t = bank("canonical").question.get(key)?;
+            self.id.push("q".into());
+            fill(t, slots)?
+        } else if is_yes_no_key(key) {
+            let clause = self.clause(key, true, slots)?;
+            let frame = self.pick_owned("yn", &self.frames.yn)?;
+            let mut s = slots.clone();
+            s.insert("clause".into(), clause);
+            fill(frame, &s)?
+        } else {
+            let np = self.np(key, slots)?;
+            let frame = self.pick_owned("wh", &self.frames.wh)?;
+            with_np(frame, &np, slots)?
+        };
+        if let Some(d) = asked_decimals(query) {
+            text = self.round(&text, d)?;
+        }
+        Some(capitalize(&text))
+    }
+
+    fn round(&mut self, text: &str, decimals: u8) -> Option<String> {
+        let frame = self.pick_owned("round", &self.frames.round)?;
+        let mut s = Slots::new();
+        s.insert("dp".into(), decimals_phrase(decimals));
+        Some(format!("{text} {}", capitalize(&fill(frame, &s)?)))
+    }
+
+    fn claim(&mut self, key: &str, stated: &str, slots: &Slots) -> Option<String> {
+        if is_yes_no_key(key) {
+            let yes = stated.eq_ignore_ascii_case("yes");
+            return Some(format!("{}.", capitalize(&self.clause(key, yes, slots)?)));
+        }
+        let np = self.np(key, slots)?;
+        let frame = self.pick_owned("claim", &self.frames.claim)?;
+        let mut s = slots.clone();
+        s.insert("answer".into(), stated.to_string());
+        Some(capitalize(&with_np(frame, &np, &s)?))
+    }
+}
+
+fn with_np(frame: &str, np: &str, slots: &Slots) -> Option<String> {
+    let mut s = slots.clone();
+    s.insert("np".into(), np.to_string());
+    s.insert("NP".into(), capitalize(np));
+    fill(frame, &s)
+}
+
+fn options_text(style: &str, options: &[String]) -> String {
+    let items: Vec<String> = options
+        .iter()
+        .enumerate()
+        .map(|(i, o)| format!("{}) {o}", (b'a' + i as u8) as char))
+        .collect();
+    if style == "newline" {
+        format!("\n{}", items.join("\n"))
+    } else {
+        items.join(", ")
+    }
+}
+
+/// How a conversation turn refers back to the one before it.
+fn follow_up(prev: &Query, prev2: Option<&Query>, turn: &Query) -> Option<&'static str> {
+    if crate::query::wrappers::refers_to_previous(prev, turn) {
+        return Some("its_value");
+    }
+    match (prev, turn) {
+        (
+            Query::ValueAt {
+                series: s1,
+                category: c1,
+                ..
+            },
+            Query::ValueAt {
+                series: s2,
+                category: c2,
+                ..
+            },
+        ) => {
+            if s1 == s2 && c1 != c2 {
+                Some("category")
+            } else if c1 == c2 && s1 != s2 {
+                Some("series")
+            } else {
+                None
+            }
+        }
+        (
+            Query::ValueAt {
+                series, category, ..
+            },
+            Query::Difference { a, b, .. },
+        ) => {
+            let Query::ValueAt {
+                series: s0,
+                category: c0,
+                ..
+            } = prev2?
+            else {
+                return None;
+            };
+            let earlier = (s0, c0);
+            let latest = (series, category);
+            let first = (&a.series, &a.category);
+            let second = (&b.series, &b.category);
+            ((first == earlier && second == latest) || (first == latest && second == earlier))
+                .then_some("difference")
+        }
+        _ => None,
+    }
+}
+
+type Rendered = (String, Vec<Turn>, Realization);
+
+fn render(
+    q: &Question,
+    name: &str,
+    spec: &ChartSpec,
+    scene: &Scene,
+    seed: u64,
+) -> Option<Rendered> {
+    let query_json = serde_json::to_string(&q.query).ok()?;
+    let mut rng = crate::seed::rng(
+        seed,
+        &["realize", name, q.question_type.name(), &query_json],
+    );
+    // Distractor context wraps another paraphrase grammar.
+    let frames_from = if name == "distractor" {
+        ["syntactic", "register", "lexical"][rng.random_range(0..3)]
+    } else {
+        name
+    };
+    let mut run = Run {
+        name,
+        frames: bank(frames_from).frames.as_ref()?,
+        rng,
+        id: vec![name.to_string()],
+        transforms: Vec::new(),
+    };
+    if name == "distractor" {
+        run.transforms.push(format!("frames:{frames_from}"));
+    }
+    let base = q.query.base();
+    let (key, mut slots) = base_slots(base, spec)?;
+    run.id.push(key.clone());
+    if name == "visual" {
+        let substituted = visual::substitute(
+            &mut slots,
+            base,
+            spec,
+            scene,
+            &mut run.rng,
+            &mut run.transforms,
+        );
+        let own = bank("visual");
+        let descriptive = crate::query::is_descriptive(base);
+        if !substituted
+            && !(descriptive && (own.np.contains_key(&key) || own.clause.contains_key(&key)))
+        {
+            return None;
+        }
+    }
+    let mut history = Vec::new();
+    let mut text = match &q.query {
+        Query::MultipleChoice { base, options } => {
+            let core = run.question(base, &key, &slots)?;
+            let frame = run.pick_owned("mcq", &run.frames.mcq)?;
+            let mut s = slots.clone();
+            s.insert("question".into(), core);
+            s.insert("options".into(), options_text(&run.frames.options, options));
+            fill(frame, &s)?
+        }
+        Query::FactCheck { base: _, claim } => {
+            let c = run.claim(&key, claim, &slots)?;
+            let frame = run.pick_owned("fact", &run.frames.fact)?;
+            let mut s = slots.clone();
+            s.insert("claim".into(), c);
+            fill(frame, &s)?
+        }
+        Query::Hypothetical { base: _, change } => {
+            if is_yes_no_key(&key) {
+                return None;
+            }
+            let mut s = slots.clone();
+            s.insert("series".into(), change.series.clone());
+            if let Some(c) = &change.category {
+                s.insert("category".into(), c.clone());
+            }
+            if name == "visual" {
+                // The changed cell keeps its name; only the asked quantity is visual.
+                run.transforms.push("change:named".into());
+            }
+            let target_frames = if change.category.is_some() {
+                &run.frames.target_cell
+            } else {
+                &run.frames.target_series
+            };
+            let target = fill(run.pick_owned("target", target_frames)?, &s)?;
+            s.insert("target".into(), target);
+            s.insert(
+                "percent".into(),
+                crate::ir::answer::format_number(
+                    change.percent.abs(),
+                    decimals_of(change.percent.abs()),
+                ),
+            );
+            let dir = if change.percent >= 0.0 {
+                &run.frames.up
+            } else {
+                &run.frames.down
+            };
+            let change_text = fill(run.pick_owned("change", dir)?, &s)?;
+            let np = run.np(&key, &slots)?;
+            let frame = run.pick_owned("hypo", &run.frames.hypo)?;
+            let mut s2 = slots.clone();
+            s2.insert("change".into(), change_text);
+            let mut t = capitalize(&with_np(frame, &np, &s2)?);
+            if let Answer::Number { decimals, .. } = &q.answer {
+                t = run.round(&t, *decimals)?;
+            }
+            t
+        }
+        Query::Conversation { turns } => {
+            let mut texts = Vec::new();
+            for (i, turn) in turns.iter().enumerate() {
+                let (tkey, mut tslots) = base_slots(turn, spec)?;
+                if name == "visual" {
+                    visual::substitute(
+                        &mut tslots,
+                        turn,
+                        spec,
+                        scene,
+                        &mut run.rng,
+                        &mut run.transforms,
+                    );
+                }
+                let link = if i > 0 {
+                    follow_up(&turns[i - 1], i.checked_sub(2).map(|j| &turns[j]), turn)
+                } else {
+                    None
+                };
+                let t = match link {
+                    Some(kind) => {
+                        let frames = match kind {
+                            "category" => &run.frames.followup_category,
+                            "series" => &run.frames.followup_series,
+                            "its_value" => &run.frames.followup_its_value,
+                            _ => &run.frames.followup_difference,
+                        };
+                        let f = run.pick_owned(&format!("followup_{kind}"), frames)?;
+                        capitalize(&fill(f, &tslots)?)
+                    }
+                    None => run.question(turn, &tkey, &tslots)?,
+                };
+                texts.push(t);
+            }
+            let last = texts.pop()?;
+            for (turn, t) in turns.iter().zip(texts) {
+                let a = execute(turn, spec, scene).ok()?;
+                history.push(Turn {
+                    question: t,
+                    answer: a.to_text(),
+                });
+            }
+            last
+        }
+        base => run.question(base, &key, &slots)?,
+    };
+    if scene.panels.len() > 1 && !matches!(base, Query::SubplotLayout | Query::SubplotCount) {
+        let prefix = panel_prefix(&mut run, base.panel(), scene)?;
+        let apply = |t: &str| format!("{prefix}{}", decapitalize(t));
+        match history.first_mut() {
+            Some(first) => first.question = apply(&first.question),
+            None => text = apply(&text),
+        }
+    }
+    if name == "distractor" {
+        let b = bank("distractor");
+        let preface = run.pick_owned("preface", &b.prefaces)?;
+        run.transforms.push("preface".into());
+        let mcq = matches!(q.query, Query::MultipleChoice { .. });
+        match history.first_mut() {
+            Some(first) => first.question = format!("{preface} {}", first.question),
+            None => text = format!("{preface} {text}"),
+        }
+        if !mcq && run.rng.random_bool(0.5) {
+            let aside = run.pick_owned("aside", &b.asides)?;
+            text = format!("{text} {aside}");
+            run.transforms.push("aside".into());
+        }
+    }
+    if name == "noisy" {
+        let protected: Vec<String> = slots
+            .values()
+            .cloned()
+            .chain(choices_of(&q.query))
+            .collect();
+        text = noisy::apply(
+            &text,
+            &protected,
+            bank("noisy"),
+            &mut run.rng,
+            &mut run.transforms,
+        );
+    }
+    let realization = Realization {
+        realizer: name.to_string(),
+        template_id: run.id.join("/"),
+        transforms: run.transforms,
+    };
+    Some((text, history, realization))
+}
+
+fn choices_of(query: &Query) -> Vec<String> {
+    match query {
+        Query::MultipleChoice { options, .. } => options.clone(),
+        Query::FactCheck { claim, .. } => vec![claim.clone()],
+        _ => Vec::new(),
+    }
+}
+
+fn panel_prefix(run: &mut Run, panel: usize, scene: &Scene) -> Option<String> {
+    let p = scene.panels.iter().find(|p| p.index == panel)?;
+    let mut s = Slots::new();
+    s.insert("row".into(), (p.row + 1).to_string());
+    s.insert("col".into(), (p.col + 1).to_string());
+    s.insert("row_ordinal".into(), ordinal(p.row as usize + 1));
+    s.insert("col_ordinal".into(), ordinal(p.col as usize + 1));
+    let title = p.title.as_ref().map(|t| t.text.trim().to_string());
+    let unique_title = title.as_ref().filter(|t| {
+        !t.is_empty()
+            && scene
+                .panels
+                .iter()
+                .filter(|o| o.title.as_ref().map(|x| x.text.trim()) == Some(t.as_str()))
+                .count()
+                == 1
+    });
+    let frames = match (run.name, unique_title) {
+        ("visual", Some(t)) => {
+            s.insert("panel_title".into(), t.clone());
+            run.transforms.push("panel:title".into());
+            &run.frames.panel
+        }
+        ("visual", None) => &run.frames.panel_grid,
+        _ => &run.frames.panel,
+    };
+    let f = run.pick_owned("panel", frames)?;
+    fill(f, &s)
+}

@@ -1,1 +1,109 @@
-//! Synthesized tables (issue 2).
+//! Synthesized tables (issue 2): realistic names from `fake`, plausible
+//! magnitudes, trends with noise and seasonality, outliers, negatives, shares
+//! that print to exactly 100, and matching titles, labels, units and sources.
+//!
+//! Every table draws from its own generator, seeded from (seed, kind, index),
+//! so table `i` is the same whether 5 or 500 tables are generated.
+
+mod kinds;
+mod measures;
+mod names;
+mod values;
+
+pub use values::round_to;
+
+use crate::ir::Table;
+use rayon::prelude::*;
+
+pub(crate) type SynthRng = rand_xoshiro::Xoshiro256PlusPlus;
+
+/// The shapes `synth` can produce, each suited to some chart kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SynthKind {
+    /// One series over 4–10 categories (vertical bar).
+    Categories,
+    /// One series over 10–25 long labels, sorted (horizontal bar).
+    Ranking,
+    /// 2–4 series over categories (grouped bar).
+    Grouped,
+    /// Parts of a whole over categories (stacked bar).
+    Stacked,
+    /// 1–4 series over years (line, area).
+    Trend,
+    /// 1–3 series over 12–24 months with seasonality (line).
+    Monthly,
+    /// Shares summing to exactly 100 (pie, donut).
+    Shares,
+    /// Two numeric columns over labelled points (scatter).
+    Scatter,
+    /// Two numeric columns and a size column (bubble).
+    Bubble,
+}
+
+impl SynthKind {
+    pub const ALL: [SynthKind; 9] = [
+        SynthKind::Categories,
+        SynthKind::Ranking,
+        SynthKind::Grouped,
+        SynthKind::Stacked,
+        SynthKind::Trend,
+        SynthKind::Monthly,
+        SynthKind::Shares,
+        SynthKind::Scatter,
+        SynthKind::Bubble,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SynthKind::Categories => "categories",
+            SynthKind::Ranking => "ranking",
+            SynthKind::Grouped => "grouped",
+            SynthKind::Stacked => "stacked",
+            SynthKind::Trend => "trend",
+            SynthKind::Monthly => "monthly",
+            SynthKind::Shares => "shares",
+            SynthKind::Scatter => "scatter",
+            SynthKind::Bubble => "bubble",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    pub fn names() -> Vec<&'static str> {
+        Self::ALL.iter().map(|k| k.name()).collect()
+    }
+}
+
+/// One table of the given kind. The id is `synth-IIII-KIND`.
+pub fn synth_table(seed: u64, index: usize, kind: SynthKind) -> Table {
+    let id = format!("synth-{index:04}-{}", kind.name());
+    let mut rng = crate::seed::rng(seed, &["synth", kind.name(), &index.to_string()]);
+    let mut table = kinds::generate(kind, &mut rng);
+    table.id = id;
+    table
+}
+
+/// `count` tables; without a kind, the kinds take turns (table `i` has kind
+/// `ALL[i % 9]`), so any 9 consecutive tables cover every shape.
+pub fn synth_tables_of(seed: u64, count: usize, kind: Option<SynthKind>) -> Vec<Table> {
+    (0..count)
+        .into_par_iter()
+        .map(|i| {
+            synth_table(
+                seed,
+                i,
+                kind.unwrap_or(SynthKind::ALL[i % SynthKind::ALL.len()]),
+            )
+        })
+        .collect()
+}
+
+/// `count` tables of varied shapes with realistic names.
+pub fn synth_tables(seed: u64, count: usize) -> Vec<Table> {
+    synth_tables_of(seed, count, None)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,1 +1,283 @@
 //! Loading tables from CSV/TSV/JSON with type inference (issue 2).
+//!
+//! A file becomes a wide [`Table`]: the first column is the index (categories,
+//! years or dates), every other column a numeric series. Long tables
+//! (category, series, value) are pivoted to wide on load. An optional sidecar
+//! `NAME.meta.json` next to `NAME.csv` supplies the metadata.
+
+mod build;
+mod error;
+pub mod infer;
+mod read;
+mod write;
+
+pub use error::{ColumnRef, TableError, TableErrorKind};
+pub use write::{cell_text, format_value, write_table};
+
+use crate::ir::table::cell_label;
+use crate::ir::{Cell, ColumnType, Table, TableMeta};
+use rayon::prelude::*;
+use serde::Deserialize;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// More categories than this do not fit on a readable chart.
+pub const MAX_CATEGORIES: usize = 60;
+/// More series than this do not fit in a legend or a palette.
+pub const MAX_SERIES: usize = 12;
+/// Rows read before giving up: a long table of the largest chartable size.
+pub const MAX_ROWS: usize = MAX_CATEGORIES * MAX_SERIES;
+
+/// File extensions read as tables (compared case-insensitively).
+pub const TABLE_EXTENSIONS: &[&str] = &["csv", "tsv", "json"];
+
+const SIDECAR_SUFFIX: &str = ".meta.json";
+
+/// The sidecar keys; anything else is an error so that typos do not vanish.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Sidecar {
+    title: Option<String>,
+    x_label: Option<String>,
+    y_label: Option<String>,
+    unit: Option<String>,
+    source: Option<String>,
+    paragraph: Option<String>,
+}
+
+fn non_blank(s: Option<String>) -> Option<String> {
+    s.map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
+}
+
+/// The sidecar path of a table: `dir/NAME.csv` → `dir/NAME.meta.json`.
+pub fn sidecar_path(path: &Path) -> Option<PathBuf> {
+    let stem = path.file_stem()?.to_str()?;
+    Some(path.with_file_name(format!("{stem}{SIDECAR_SUFFIX}")))
+}
+
+fn load_sidecar(path: &Path) -> Result<TableMeta, TableError> {
+    let Some(meta_path) = sidecar_path(path) else {
+        return Ok(TableMeta::default());
+    };
+    let file = meta_path.display().to_string();
+    let bytes = match std::fs::read(&meta_path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(TableMeta::default()),
+        Err(e) => return Err(TableError::new(file, TableErrorKind::Io(e.to_string()))),
+    };
+    let value = read::parse_json(&bytes, &file).map_err(|mut e| {
+        if let TableErrorKind::Json(m) = &*e.kind {
+            e.kind = Box::new(TableErrorKind::Sidecar(format!("malformed JSON: {m}")));
+        }
+        e
+    })?;
+    if !value.is_object() {
+        return Err(TableError::new(
+            file,
+            TableErrorKind::Sidecar("expected a JSON object".into()),
+        ));
+    }
+    // Parsed again from the bytes (not the Value) so errors keep their position.
+    let sidecar: Sidecar = serde_json::from_slice(&bytes).map_err(|e| {
+        let message = e.to_string();
+        let message = message
+            .rfind(" at line ")
+            .map_or(message.as_str(), |i| &message[..i]);
+        TableError::new(&file, TableErrorKind::Sidecar(message.to_string()))
+            .at_line(e.line() as u64)
+            .at_char(e.column() as u64)
+    })?;
+    Ok(TableMeta {
+        title: non_blank(sidecar.title),
+        x_label: non_blank(sidecar.x_label),
+        y_label: non_blank(sidecar.y_label),
+        unit: non_blank(sidecar.unit),
+        source: non_blank(sidecar.source),
+        paragraph: non_blank(sidecar.paragraph),
+    })
+}
+
+fn extension(path: &Path) -> Option<String> {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+}
+
+fn is_sidecar(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.to_ascii_lowercase().ends_with(SIDECAR_SUFFIX))
+}
+
+/// Load one table (`.csv`, `.tsv` or `.json`) and its `NAME.meta.json` sidecar.
+/// The id is the file stem; `source_path` is the path as given.
+pub fn load_table(path: &Path) -> Result<Table, TableError> {
+    let file = path.display().to_string();
+    if is_sidecar(path) {
+        return Err(TableError::new(file, TableErrorKind::SidecarGiven));
+    }
+    let raw = match extension(path).as_deref() {
+        Some("csv") => read::read_delimited(path, &file, b',')?,
+        Some("tsv") => read::read_delimited(path, &file, b'\t')?,
+        Some("json") => read::read_json(path, &file)?,
+        _ => return Err(TableError::new(file, TableErrorKind::UnsupportedFormat)),
+    };
+    let id = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut table = build::build(&raw, &file, &id)?;
+    table.meta = load_sidecar(path)?;
+    table.source_path = Some(path.to_string_lossy().into_owned());
+    Ok(table)
+}
+
+/// The table files an input names: the file itself, or every `.csv`/`.tsv`/
+/// `.json` directly in a folder (not `*.meta.json`), sorted by path.
+pub fn table_files(input: &Path) -> Result<Vec<PathBuf>, TableError> {
+    if !input.is_dir() {
+        return Ok(vec![input.to_path_buf()]);
+    }
+    let file = input.display().to_string();
+    let entries = std::fs::read_dir(input)
+        .map_err(|e| TableError::new(&file, TableErrorKind::Io(e.to_string())))?;
+    let mut files = Vec::new();
+    for entry in entries {
+        let path = entry
+            .map_err(|e| TableError::new(&file, TableErrorKind::Io(e.to_string())))?
+            .path();
+        let is_table = extension(&path).is_some_and(|e| TABLE_EXTENSIONS.contains(&e.as_str()));
+        if path.is_file() && is_table && !is_sidecar(&path) {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Load files and folders of tables. Returns the tables that loaded, in input
+/// order (folders sorted by path), and one error per bad table. With `strict`
+/// it stops at the first error. Two tables with the same id are an error for
+/// the second one.
+pub fn load_tables(inputs: &[PathBuf], strict: bool) -> (Vec<Table>, Vec<TableError>) {
+    let mut tables = Vec::new();
+    let mut errors = Vec::new();
+    let mut files = Vec::new();
+    for input in inputs {
+        match table_files(input) {
+            Ok(f) => files.extend(f),
+            Err(e) => {
+                errors.push(e);
+                if strict {
+                    return (tables, errors);
+                }
+            }
+        }
+    }
+    let results: Vec<Result<Table, TableError>> = if strict {
+        // Stop reading at the first error.
+        let mut out = Vec::new();
+        for f in &files {
+            let r = load_table(f);
+            let bad = r.is_err();
+            out.push(r);
+            if bad {
+                break;
+            }
+        }
+        out
+    } else {
+        files.par_iter().map(|f| load_table(f)).collect()
+    };
+    let mut ids: HashMap<String, String> = HashMap::new();
+    for result in results {
+        let checked = result.and_then(|t| match ids.get(&t.id) {
+            Some(other) => Err(TableError::new(
+                t.source_path.clone().unwrap_or_default(),
+                TableErrorKind::DuplicateId {
+                    id: t.id.clone(),
+                    other: other.clone(),
+                },
+            )),
+            None => {
+                ids.insert(t.id.clone(), t.source_path.clone().unwrap_or_default());
+                Ok(t)
+            }
+        });
+        match checked {
+            Ok(t) => tables.push(t),
+            Err(e) => {
+                errors.push(e);
+                if strict {
+                    break;
+                }
+            }
+        }
+    }
+    (tables, errors)
+}
+
+/// Pivot a long table to wide. `long.index` holds the categories,
+/// `long.series[0]` the series names and `long.series[1]` the values.
+/// Categories and series keep their first-appearance order; a repeated
+/// (category, series) pair is an error. Rows are reported as file lines
+/// assuming one header line (row r is line r + 2).
+pub fn pivot_long(long: &Table) -> Result<Table, TableError> {
+    let file = long.source_path.clone().unwrap_or_else(|| long.id.clone());
+    let [series, values] = long.series.as_slice() else {
+        return Err(TableError::new(
+            file,
+            TableErrorKind::NotLong(format!(
+                "expected an index and two columns (series, value), found {} series columns",
+                long.series.len()
+            )),
+        ));
+    };
+    if values.ctype != ColumnType::Number {
+        return Err(TableError::new(
+            file,
+            TableErrorKind::NotLong(format!("the value column {:?} is not numeric", values.name)),
+        )
+        .at_column(ColumnRef::new(2, &values.name)));
+    }
+    let n = long.n_rows();
+    if series.cells.len() != n || values.cells.len() != n {
+        return Err(TableError::new(
+            file,
+            TableErrorKind::NotLong("columns have different lengths".into()),
+        ));
+    }
+    let lines: Vec<u64> = (0..n as u64).map(|r| r + 2).collect();
+    // Series names are labels whatever their cell type.
+    let series_labels = crate::ir::Column {
+        name: series.name.clone(),
+        ctype: ColumnType::Text,
+        format: Default::default(),
+        cells: series
+            .cells
+            .iter()
+            .map(|c| match c {
+                Cell::Missing => Cell::Missing,
+                other => Cell::Text(cell_label(other)),
+            })
+            .collect(),
+    };
+    let mut wide = build::pivot(
+        build::LongColumns {
+            category: long.index.clone(),
+            series: series_labels,
+            values: values.cells.clone(),
+            format: values.format.clone(),
+            value_name: values.name.clone(),
+        },
+        &lines,
+        &file,
+        &long.id,
+    )?;
+    wide.meta = long.meta.clone();
+    wide.source_path = long.source_path.clone();
+    Ok(wide)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,168 @@
+//! Question-type wrappers: multiple choice, fact check, hypothetical, conversation.
+//! Each is evaluated through its base query, so a changed table changes the
+//! letter, the verdict or the hypothetical value with it.
+
+use super::data::judge_number;
+use super::{Refusal, RefusalKind, execute, panel_ctx};
+use crate::ir::query::Query;
+use crate::ir::{Answer, ChartSpec, Scene};
+
+/// Whether `option` states `truth`: Some(true) clearly, Some(false) clearly not,
+/// None when too close to call.
+pub fn states(truth: &Answer, option: &str) -> Option<bool> {
+    let o = option.trim();
+    match truth {
+        Answer::Number {
+            value, decimals, ..
+        } => super::parse_number(o).and_then(|c| judge_number(*value, *decimals, c)),
+        Answer::Year { value } => Some(o.parse::<i32>().ok() == Some(*value)),
+        Answer::Text { value } => Some(value.trim().eq_ignore_ascii_case(o)),
+        Answer::List { values } => Some(values.join(", ").eq_ignore_ascii_case(o)),
+        Answer::YesNo { value } => Some(if *value { "yes" } else { "no" }.eq_ignore_ascii_case(o)),
+        Answer::TrueFalse { value } => {
+            Some(if *value { "true" } else { "false" }.eq_ignore_ascii_case(o))
+        }
+        Answer::Choice { letter, text } => {
+            Some(o.eq_ignore_ascii_case(text) || o.eq_ignore_ascii_case(&letter.to_string()))
+        }
+        Answer::Unanswerable => None,
+    }
+}
+
+fn answerable(base: &Query, spec: &ChartSpec, scene: &Scene) -> Result<Answer, Refusal> {
+    let a = execute(base, spec, scene)?;
+    if a == Answer::Unanswerable {
+        return Err(Refusal::new(
+            RefusalKind::Unsupported,
+            "the base question is unanswerable",
+        ));
+    }
+    Ok(a)
+}
+
+pub(crate) fn execute_wrapper(
+    query: &Query,
+    spec: &ChartSpec,
+    scene: &Scene,
+) -> Result<Answer, Refusal> {
+    match query {
+        Query::MultipleChoice { base, options } => {
+            let truth = answerable(base, spec, scene)?;
+            if options.len() < 2 || options.len() > 26 {
+                return Err(Refusal::new(
+                    RefusalKind::Unsupported,
+                    "needs 2..=26 options",
+                ));
+            }
+            let mut correct = None;
+            for (i, o) in options.iter().enumerate() {
+                match states(&truth, o) {
+                    Some(true) if correct.is_none() => correct = Some(i),
+                    Some(false) => {}
+                    _ => {
+                        return Err(Refusal::new(
+                            RefusalKind::TooClose,
+                            format!("option {o:?} is ambiguous"),
+                        ));
+                    }
+                }
+            }
+            let i = correct.ok_or_else(|| {
+                Refusal::new(RefusalKind::Unsupported, "no option states the answer")
+            })?;
+            Ok(Answer::Choice {
+                letter: (b'a' + i as u8) as char,
+                text: options[i].clone(),
+            })
+        }
+        Query::FactCheck { base, claim } => {
+            let truth = answerable(base, spec, scene)?;
+            match states(&truth, claim) {
+                Some(v) => Ok(Answer::TrueFalse { value: v }),
+                None => Err(Refusal::new(
+                    RefusalKind::TooClose,
+                    "the claim is too close to the truth to judge",
+                )),
+            }
+        }
+        Query::Hypothetical { base, change } => {
+            if super::is_descriptive(base) || base.panel() != change.panel {
+                return Err(Refusal::new(
+                    RefusalKind::Unsupported,
+                    "hypotheticals change the data of the asked panel",
+                ));
+            }
+            // The unchanged question must be answerable on the chart as drawn.
+            answerable(base, spec, scene)?;
+            if !change.percent.is_finite() || change.percent <= -100.0 {
+                return Err(Refusal::new(RefusalKind::Unsupported, "bad percentage"));
+            }
+            let mut ctx = panel_ctx(change.panel, spec, scene)?;
+            ctx.check_marks = false;
+            if !ctx.data.apply(
+                &change.series,
+                change.category.as_deref(),
+                1.0 + change.percent / 100.0,
+            ) {
+                return Err(Refusal::new(
+                    RefusalKind::Unsupported,
+                    "the change names a cell that is not in the chart",
+                ));
+            }
+            let a = super::execute_data(base, &ctx)?;
+            if a == Answer::Unanswerable {
+                return Err(Refusal::new(RefusalKind::Unsupported, "unanswerable"));
+            }
+            Ok(a)
+        }
+        Query::Conversation { turns } => {
+            if turns.is_empty() || turns.len() > 4 {
+                return Err(Refusal::new(RefusalKind::Unsupported, "needs 1..=4 turns"));
+            }
+            let mut previous: Option<(Query, Answer)> = None;
+            let mut last = Answer::Unanswerable;
+            for turn in turns {
+                let a = answerable(turn, spec, scene)?;
+                if let Some((pq, pa)) = &previous
+                    && refers_to_previous(pq, turn)
+                    && let Query::ValueAt { category, .. } = turn
+                    && pa.to_text() != *category
+                {
+                    return Err(Refusal::new(
+                        RefusalKind::Unsupported,
+                        "a follow-up refers to an earlier answer that changed",
+                    ));
+                }
+                // "The difference between the two" is asked only when it is positive.
+                if let (Query::Difference { .. }, Answer::Number { value, .. }) = (turn, &a)
+                    && *value < 0.0
+                {
+                    return Err(Refusal::new(
+                        RefusalKind::Unsupported,
+                        "a follow-up difference must be positive",
+                    ));
+                }
+                previous = Some((turn.clone(), a.clone()));
+                last = a;
+            }
+            Ok(last)
+        }
+        _ => Err(Refusal::new(RefusalKind::Unsupported, "not a wrapper")),
+    }
+}
+
+/// A follow-up "what is its value?" after "which category has the highest X?".
+pub fn refers_to_previous(previous: &Query, turn: &Query) -> bool {
+    match (previous, turn) {
+        (
+            Query::Argmax {
+                series: Some(s), ..
+            }
+            | Query::Argmin {
+                series: Some(s), ..
+            },
+            Query::ValueAt { series, .. },
+        ) => s == series,
+        _ => false,
+    }
+}

@@ -1,0 +1,211 @@
+//! Plausible wrong answers: neighbouring values, other categories, the
+//! off-by-one year, the other series' value, a unit misread. Every distractor
+//! is clearly wrong (beyond the false-claim gap), so options never tie.
+
+use rand::RngExt;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::ir::query::Query;
+use crate::ir::{Answer, Scene};
+use crate::query::trend::TrendShape;
+use crate::query::wrappers::states;
+use crate::query::{PanelData, display_number};
+
+/// The answer as an option or claim prints it (numbers with their unit).
+pub fn display_answer(answer: &Answer) -> String {
+    match answer {
+        Answer::Number {
+            value,
+            decimals,
+            unit,
+        } => display_number(*value, *decimals, &format_for(unit.as_deref())),
+        other => other.to_text(),
+    }
+}
+
+pub fn format_for(unit: Option<&str>) -> crate::ir::NumberFormat {
+    let mut f = crate::ir::NumberFormat::default();
+    match unit {
+        Some(u) if ["$", "€", "£", "¥"].contains(&u) => f.prefix = Some(u.to_string()),
+        Some(u) if u == "%" => f.suffix = Some("%".into()),
+        Some(u) => f.suffix = Some(format!(" {u}")),
+        None => {}
+    }
+    f
+}
+
+fn number_candidates(value: f64, decimals: u8, data: Option<&PanelData>) -> Vec<f64> {
+    let mut out: Vec<f64> = Vec::new();
+    if let Some(d) = data {
+        for s in &d.series {
+            out.extend(s.values.iter().flatten().copied());
+        }
+    }
+    let step = 10f64.powi(-i32::from(decimals));
+    for f in [1.2, 0.8, 1.5, 0.5, 1.25, 0.75, 10.0, 0.1, 2.0] {
+        out.push(value * f);
+    }
+    if value.abs() < step * 5.0 {
+        out.extend([step * 10.0, step * 20.0, -step * 10.0]);
+    }
+    out.push(-value);
+    out.into_iter()
+        .map(|v| {
+            let scale = 10f64.powi(i32::from(decimals));
+            (v * scale).round() / scale
+        })
+        .collect()
+}
+
+fn text_candidates(
+    answer: &Answer,
+    query: &Query,
+    data: Option<&PanelData>,
+    scene: &Scene,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    match query {
+        Query::Trend { .. } | Query::GeneralTrend { .. } => {
+            out.extend(TrendShape::ALL.iter().map(|t| t.label().to_string()));
+        }
+        Query::SubplotLayout => {
+            let (r, c) = scene.grid;
+            out.extend([
+                format!("{c} by {r}"),
+                format!("{} by {c}", r + 1),
+                format!("{r} by {}", c + 1),
+                format!("{} by {}", r.max(2) - 1, c + 1),
+            ]);
+        }
+        Query::Title { .. }
+        | Query::AxisLabel { .. }
+        | Query::EdgeTick { .. }
+        | Query::LegendLabels { .. } => {
+            for p in &scene.panels {
+                out.extend(p.title.iter().map(|t| t.text.clone()));
+                out.extend(p.x_label.iter().map(|t| t.text.clone()));
+                out.extend(p.y_label.iter().map(|t| t.text.clone()));
+                out.extend(p.legend.iter().map(|e| e.label.clone()));
+                out.extend(p.x_ticks.iter().map(|t| t.label.clone()));
+            }
+            out.push(crate::ir::answer::NOT_APPLICABLE_TEXT.into());
+        }
+        _ => {
+            if let Some(d) = data {
+                out.extend(d.categories.iter().cloned());
+                if matches!(answer, Answer::Text { .. }) && d.series.len() > 1 {
+                    out.extend(d.series.iter().map(|s| s.name.clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn is_count(query: &Query) -> bool {
+    matches!(
+        query,
+        Query::CountThreshold { .. }
+            | Query::Rank { .. }
+            | Query::LineCount { .. }
+            | Query::LegendCount { .. }
+            | Query::TickCount { .. }
+            | Query::SubplotCount
+    )
+}
+
+/// Up to `n` distinct wrong options, most plausible first, shuffled by `rng`.
+pub fn distractors(
+    answer: &Answer,
+    query: &Query,
+    data: Option<&PanelData>,
+    scene: &Scene,
+    n: usize,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Vec<String> {
+    let mut pool: Vec<String> = match answer {
+        Answer::Number { value, .. } if is_count(query) => {
+            // Counts and ranks: nearby whole numbers, never negative (ranks start at 1).
+            let lowest = if matches!(query, Query::Rank { .. }) {
+                1.0
+            } else {
+                0.0
+            };
+            [1.0, -1.0, 2.0, -2.0, 3.0, -3.0, 4.0]
+                .iter()
+                .map(|d| value + d)
+                .filter(|v| *v >= lowest)
+                .map(|v| crate::ir::answer::format_number(v, 0))
+                .collect()
+        }
+        Answer::Number {
+            value,
+            decimals,
+            unit,
+        } => {
+            let f = format_for(unit.as_deref());
+            number_candidates(*value, *decimals, data)
+                .into_iter()
+                .map(|v| display_number(v, *decimals, &f))
+                .collect()
+        }
+        Answer::Year { value } => {
+            let mut v: Vec<String> = [1, -1, 2, -2, 3, -3]
+                .iter()
+                .map(|d| (value + d).to_string())
+                .collect();
+            v.extend(text_candidates(answer, query, data, scene));
+            v
+        }
+        Answer::List { values } => {
+            let mut v = Vec::new();
+            let mut r = values.clone();
+            r.reverse();
+            v.push(r.join(", "));
+            for k in 1..values.len() {
+                let mut rot = values.clone();
+                rot.rotate_left(k);
+                v.push(rot.join(", "));
+            }
+            if values.len() >= 2 {
+                let mut sw = values.clone();
+                sw.swap(0, 1);
+                v.push(sw.join(", "));
+            }
+            v
+        }
+        Answer::Text { .. } => text_candidates(answer, query, data, scene),
+        _ => Vec::new(),
+    };
+    // Keep clearly wrong, distinct options; numbers must also be far from each other.
+    let mut chosen: Vec<String> = Vec::new();
+    // Seeded shuffle so distractor order never follows table order.
+    for i in (1..pool.len()).rev() {
+        let j = rng.random_range(0..=i);
+        pool.swap(i, j);
+    }
+    for cand in pool {
+        if chosen.len() >= n {
+            break;
+        }
+        if states(answer, &cand) != Some(false) || cand.trim().is_empty() {
+            continue;
+        }
+        let clash = chosen.iter().any(|c| {
+            c.eq_ignore_ascii_case(&cand)
+                || match (
+                    crate::query::parse_number(c),
+                    crate::query::parse_number(&cand),
+                ) {
+                    (Some(x), Some(y)) if matches!(answer, Answer::Number { .. }) => {
+                        (x - y).abs() < 0.1 * x.abs().max(y.abs()).max(1e-9)
+                    }
+                    _ => false,
+                }
+        });
+        if !clash {
+            chosen.push(cand);
+        }
+    }
+    chosen
+}

@@ -1,0 +1,355 @@
+//! Seeded choices of query arguments for each family. Picks may still be
+//! refused by the executor (ties, near thresholds); the caller then retries.
+
+use rand::RngExt;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::ir::query::{AggregateOp, Axis, CellRef, Query};
+use crate::ir::{ChartKind, PanelScene};
+use crate::query::PanelData;
+
+pub const DATA_FAMILIES: &[&str] = &[
+    "value_at",
+    "argmax",
+    "argmin",
+    "max_value",
+    "min_value",
+    "difference",
+    "ratio",
+    "percent_change",
+    "sum",
+    "mean",
+    "median",
+    "count_above",
+    "count_below",
+    "compare",
+    "rank",
+    "trend",
+    "largest_increase",
+    "largest_decrease",
+    "max_gap",
+    "crosses",
+    "share",
+    "share_sum",
+    "spread",
+    "top_mean",
+];
+
+pub const DESCRIPTIVE_FAMILIES: &[&str] = &[
+    "title",
+    "x_label",
+    "y_label",
+    "leftmost_x_tick",
+    "rightmost_x_tick",
+    "lowest_y_tick",
+    "highest_y_tick",
+    "x_tick_step",
+    "y_tick_step",
+    "line_count",
+    "lines_intersect",
+    "legend_count",
+    "legend_labels",
+    "general_trend",
+    "tick_count",
+    "subplot_layout",
+    "subplot_count",
+];
+
+/// Whether a data family fits the panel at all.
+pub fn data_family_fits(family: &str, d: &PanelData) -> bool {
+    let n = d.categories.len();
+    let ns = d.series.len();
+    if !d.categorical() || n < 2 || ns == 0 {
+        return false;
+    }
+    let circular = d.kind.is_circular();
+    let line = matches!(d.kind, ChartKind::Line | ChartKind::Area);
+    match family {
+        "trend" | "largest_increase" | "largest_decrease" => d.ordered_index() && n >= 3,
+        "percent_change" => d.ordered_index(),
+        "max_gap" => ns >= 2 && !circular,
+        "crosses" => ns >= 2 && line,
+        "share" => circular,
+        "share_sum" => circular && n >= 3,
+        "top_mean" | "median" | "count_above" | "count_below" | "rank" => n >= 3,
+        _ => true,
+    }
+}
+
+pub fn descriptive_family_fits(family: &str, p: &PanelScene, panels: usize) -> bool {
+    let circular = p.kind.is_circular();
+    let series: std::collections::BTreeSet<&str> =
+        p.marks.iter().map(|m| m.series.as_str()).collect();
+    match family {
+        "leftmost_x_tick" | "rightmost_x_tick" | "lowest_y_tick" | "highest_y_tick"
+        | "x_tick_step" | "y_tick_step" | "tick_count" | "x_label" | "y_label" => !circular,
+        "line_count" => p.kind == ChartKind::Line,
+        "lines_intersect" => p.kind == ChartKind::Line && series.len() >= 2,
+        "general_trend" => matches!(p.kind, ChartKind::Line | ChartKind::Bar) && series.len() == 1,
+        "subplot_layout" | "subplot_count" => panels > 1,
+        _ => true,
+    }
+}
+
+fn one<'a, T>(rng: &mut Xoshiro256PlusPlus, items: &'a [T]) -> &'a T {
+    &items[rng.random_range(0..items.len())]
+}
+
+/// Two distinct indices in increasing order.
+fn two(rng: &mut Xoshiro256PlusPlus, n: usize) -> (usize, usize) {
+    let i = rng.random_range(0..n);
+    let mut j = rng.random_range(0..n - 1);
+    if j >= i {
+        j += 1;
+    }
+    (i.min(j), i.max(j))
+}
+
+fn subset(rng: &mut Xoshiro256PlusPlus, n: usize, k: usize) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..n).collect();
+    for i in 0..k.min(n) {
+        let j = rng.random_range(i..n);
+        idx.swap(i, j);
+    }
+    let mut chosen = idx[..k.min(n)].to_vec();
+    chosen.sort();
+    chosen
+}
+
+/// A threshold strictly between two neighbouring distinct values, printed
+/// with the series' decimals.
+fn threshold(rng: &mut Xoshiro256PlusPlus, values: &[f64], decimals: u8) -> Option<f64> {
+    let mut v: Vec<f64> = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    v.dedup();
+    if v.len() < 2 {
+        return None;
+    }
+    let i = rng.random_range(0..v.len() - 1);
+    let mid = (v[i] + v[i + 1]) / 2.0;
+    let scale = 10f64.powi(i32::from(decimals));
+    let t = (mid * scale).round() / scale;
+    (t > v[i] && t < v[i + 1]).then_some(t)
+}
+
+pub fn data_query(
+    family: &str,
+    panel: usize,
+    d: &PanelData,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Option<Query> {
+    if !data_family_fits(family, d) {
+        return None;
+    }
+    let n = d.categories.len();
+    let s = one(rng, &d.series).clone();
+    let name = s.name.clone();
+    let cat = |i: usize| d.categories[i].clone();
+    let multi = d.series.len() >= 2 && !d.kind.is_circular();
+    let overall = multi && d.kind != ChartKind::StackedBar && rng.random_bool(0.3);
+    let cells = |rng: &mut Xoshiro256PlusPlus| -> (CellRef, CellRef) {
+        if multi && rng.random_bool(0.4) {
+            let (i, j) = two(rng, d.series.len());
+            let c = cat(rng.random_range(0..n));
+            (
+                CellRef {
+                    series: d.series[i].name.clone(),
+                    category: c.clone(),
+                },
+                CellRef {
+                    series: d.series[j].name.clone(),
+                    category: c,
+                },
+            )
+        } else {
+            let (i, j) = two(rng, n);
+            // Later category first, as in "between 2020 and 2018".
+            (
+                CellRef {
+                    series: name.clone(),
+                    category: cat(j),
+                },
+                CellRef {
+                    series: name.clone(),
+                    category: cat(i),
+                },
+            )
+        }
+    };
+    let values: Vec<f64> = s.values.iter().flatten().copied().collect();
+    Some(match family {
+        "value_at" => Query::ValueAt {
+            panel,
+            series: name,
+            category: cat(rng.random_range(0..n)),
+        },
+        "argmax" | "argmin" | "max_value" | "min_value" => {
+            let series = (!overall).then_some(name);
+            match family {
+                "argmax" => Query::Argmax { panel, series },
+                "argmin" => Query::Argmin { panel, series },
+                "max_value" => Query::MaxValue { panel, series },
+                _ => Query::MinValue { panel, series },
+            }
+        }
+        "difference" => {
+            let (a, b) = cells(rng);
+            Query::Difference { panel, a, b }
+        }
+        "ratio" => {
+            let (a, b) = cells(rng);
+            Query::Ratio {
+                panel,
+                a,
+                b,
+                decimals: 2,
+            }
+        }
+        "compare" => {
+            let (a, b) = cells(rng);
+            if rng.random_bool(0.5) {
+                Query::Compare { panel, a, b }
+            } else {
+                Query::Compare { panel, a: b, b: a }
+            }
+        }
+        "percent_change" => {
+            let (i, j) = two(rng, n);
+            Query::PercentChange {
+                panel,
+                series: name,
+                from: cat(i),
+                to: cat(j),
+                decimals: 1,
+            }
+        }
+        "sum" | "mean" | "median" => {
+            let categories = if n >= 4 && rng.random_bool(0.3) {
+                let k = rng.random_range(2..=3.min(n - 1));
+                subset(rng, n, k).into_iter().map(cat).collect()
+            } else {
+                Vec::new()
+            };
+            let agg = match family {
+                "sum" => AggregateOp::Sum,
+                "mean" => AggregateOp::Mean,
+                _ => AggregateOp::Median,
+            };
+            let decimals = (agg != AggregateOp::Sum).then_some(s.format.decimals.max(1));
+            Query::Aggregate {
+                panel,
+                agg,
+                series: name,
+                categories,
+                decimals,
+            }
+        }
+        "count_above" | "count_below" => Query::CountThreshold {
+            panel,
+            series: name,
+            threshold: threshold(rng, &values, s.format.decimals)?,
+            above: family == "count_above",
+        },
+        "rank" => Query::Rank {
+            panel,
+            series: name,
+            category: cat(rng.random_range(0..n)),
+        },
+        "trend" => Query::Trend {
+            panel,
+            series: name,
+        },
+        "largest_increase" | "largest_decrease" => Query::LargestChange {
+            panel,
+            series: name,
+            increase: family == "largest_increase",
+        },
+        "max_gap" | "crosses" => {
+            let (i, j) = two(rng, d.series.len());
+            let (a, b) = (d.series[i].name.clone(), d.series[j].name.clone());
+            if family == "max_gap" {
+                Query::MaxGap { panel, a, b }
+            } else {
+                Query::Crosses { panel, a, b }
+            }
+        }
+        "share" => Query::Share {
+            panel,
+            series: name,
+            category: cat(rng.random_range(0..n)),
+            decimals: 1,
+        },
+        "share_sum" => {
+            let k = rng.random_range(2..=3.min(n - 1));
+            Query::ShareSum {
+                panel,
+                series: name,
+                categories: subset(rng, n, k).into_iter().map(cat).collect(),
+                decimals: 1,
+            }
+        }
+        "spread" => Query::Spread {
+            panel,
+            series: name,
+        },
+        "top_mean" => Query::TopMean {
+            panel,
+            series: name,
+            k: rng.random_range(2..=3.min(n - 1)),
+            decimals: s.format.decimals.max(1),
+        },
+        _ => return None,
+    })
+}
+
+pub fn descriptive_query(family: &str, panel: usize) -> Option<Query> {
+    Some(match family {
+        "title" => Query::Title { panel },
+        "x_label" => Query::AxisLabel {
+            panel,
+            axis: Axis::X,
+        },
+        "y_label" => Query::AxisLabel {
+            panel,
+            axis: Axis::Y,
+        },
+        "leftmost_x_tick" => Query::EdgeTick {
+            panel,
+            axis: Axis::X,
+            last: false,
+        },
+        "rightmost_x_tick" => Query::EdgeTick {
+            panel,
+            axis: Axis::X,
+            last: true,
+        },
+        "lowest_y_tick" => Query::EdgeTick {
+            panel,
+            axis: Axis::Y,
+            last: false,
+        },
+        "highest_y_tick" => Query::EdgeTick {
+            panel,
+            axis: Axis::Y,
+            last: true,
+        },
+        "x_tick_step" => Query::TickStep {
+            panel,
+            axis: Axis::X,
+        },
+        "y_tick_step" => Query::TickStep {
+            panel,
+            axis: Axis::Y,
+        },
+        "line_count" => Query::LineCount { panel },
+        "lines_intersect" => Query::LinesIntersect { panel },
+        "legend_count" => Query::LegendCount { panel },
+        "legend_labels" => Query::LegendLabels { panel },
+        "general_trend" => Query::GeneralTrend { panel },
+        "tick_count" => Query::TickCount { panel },
+        "subplot_layout" => Query::SubplotLayout,
+        "subplot_count" => Query::SubplotCount,
+        "source" => Query::Source { panel },
+        _ => return None,
+    })
+}

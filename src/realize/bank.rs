@@ -1,0 +1,132 @@
+//! Wordings loaded from `templates/questions/*.toml`, embedded in the binary.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+/// A template slot holding one wording or a list of alternatives.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum Strs {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl Strs {
+    pub fn all(&self) -> Vec<&str> {
+        match self {
+            Strs::One(s) => vec![s.as_str()],
+            Strs::Many(v) => v.iter().map(String::as_str).collect(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Frames {
+    pub wh: Vec<String>,
+    pub yn: Vec<String>,
+    pub round: Vec<String>,
+    pub claim: Vec<String>,
+    pub fact: Vec<String>,
+    pub mcq: Vec<String>,
+    pub options: String,
+    pub hypo: Vec<String>,
+    pub target_cell: Vec<String>,
+    pub target_series: Vec<String>,
+    pub up: Vec<String>,
+    pub down: Vec<String>,
+    pub followup_category: Vec<String>,
+    pub followup_series: Vec<String>,
+    pub followup_its_value: Vec<String>,
+    pub followup_difference: Vec<String>,
+    pub panel: Vec<String>,
+    #[serde(default)]
+    pub panel_grid: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Typos {
+    #[serde(default)]
+    pub words: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Bank {
+    #[serde(default)]
+    pub question: BTreeMap<String, String>,
+    #[serde(default)]
+    pub np: BTreeMap<String, Strs>,
+    #[serde(default)]
+    pub clause: BTreeMap<String, Strs>,
+    #[serde(default)]
+    pub clause_no: BTreeMap<String, Strs>,
+    pub frames: Option<Frames>,
+    #[serde(default)]
+    pub refs: BTreeMap<String, Strs>,
+    #[serde(default)]
+    pub prefaces: Vec<String>,
+    #[serde(default)]
+    pub asides: Vec<String>,
+    #[serde(default)]
+    pub max_typos: usize,
+    #[serde(default)]
+    pub lowercase_probability: f64,
+    #[serde(default)]
+    pub drop_question_mark_probability: f64,
+    #[serde(default)]
+    pub typos: Typos,
+}
+
+/// The template files, by realizer name.
+pub const FILES: &[(&str, &str)] = &[
+    (
+        "canonical",
+        include_str!("../../templates/questions/canonical.toml"),
+    ),
+    (
+        "lexical",
+        include_str!("../../templates/questions/lexical.toml"),
+    ),
+    (
+        "syntactic",
+        include_str!("../../templates/questions/syntactic.toml"),
+    ),
+    (
+        "register",
+        include_str!("../../templates/questions/register.toml"),
+    ),
+    (
+        "visual",
+        include_str!("../../templates/questions/visual.toml"),
+    ),
+    (
+        "distractor",
+        include_str!("../../templates/questions/distractor.toml"),
+    ),
+    (
+        "noisy",
+        include_str!("../../templates/questions/noisy.toml"),
+    ),
+];
+
+/// Every bank, parsed once. The files ship with the binary and are checked by
+/// tests, so a parse failure is a build defect, reported with the file name.
+pub fn banks() -> &'static BTreeMap<&'static str, Bank> {
+    static BANKS: OnceLock<BTreeMap<&'static str, Bank>> = OnceLock::new();
+    BANKS.get_or_init(|| {
+        FILES
+            .iter()
+            .map(|(name, text)| {
+                let bank: Bank = toml::from_str(text).unwrap_or_else(|e| {
+                    panic!("templates/questions/{name}.toml does not parse: {e}")
+                });
+                (*name, bank)
+            })
+            .collect()
+    })
+}
+
+pub fn bank(name: &str) -> &'static Bank {
+    &banks()[name]
+}

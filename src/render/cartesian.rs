@@ -1,0 +1,1304 @@
+//! Bar, horizontal bar, grouped, stacked, line, area, stacked area, scatter
+//! and bubble panels: axes, ticks, grid, marks, value labels and legends.
+
+use super::canvas::{Canvas, TextSpec, text_bbox};
+use super::common::*;
+use super::fonts::text_width;
+use super::format::{decimals_for, format_number, log_ticks, nice_ticks};
+use super::text::{truncate, wrap};
+use super::{PanelFrame, RenderError};
+use crate::ir::{
+    Align, BBox, ChartKind, GridLines, LegendPlacement, Mark, MarkKind, NamedColor, NumberFormat,
+    PanelScene, PanelSpec, Style, TextBox, Tick,
+};
+
+type Cand = (f32, f32, Align, String);
+
+struct Series {
+    name: String,
+    values: Vec<Option<f64>>,
+    color: NamedColor,
+    format: NumberFormat,
+    dash: Option<&'static str>,
+}
+
+/// A numeric axis: range, printed ticks.
+#[derive(Clone)]
+pub struct NumAxis {
+    pub lo: f64,
+    pub hi: f64,
+    pub log: bool,
+    pub ticks: Vec<(f64, String)>,
+}
+
+impl NumAxis {
+    pub fn frac(&self, v: f64) -> f64 {
+        if self.log {
+            let v = v.max(self.lo);
+            (v.log10() - self.lo.log10()) / (self.hi.log10() - self.lo.log10())
+        } else {
+            (v - self.lo) / (self.hi - self.lo)
+        }
+    }
+
+    /// The value bars grow from: zero when it is in range, else the nearer end.
+    fn baseline(&self) -> f64 {
+        if self.log {
+            self.lo
+        } else {
+            0f64.clamp(self.lo, self.hi)
+        }
+    }
+}
+
+/// Build a numeric axis over data extents [lo, hi].
+pub fn num_axis(
+    lo: f64,
+    hi: f64,
+    style: &Style,
+    log: bool,
+    unit: &NumberFormat,
+    include_zero: bool,
+) -> NumAxis {
+    if log {
+        let lo = if lo > 0.0 { lo } else { hi.max(1.0) / 10.0 };
+        let hi = hi.max(lo * 10.0);
+        let ticks = log_ticks(lo, hi);
+        let a = ticks.first().copied().unwrap_or(lo).min(lo);
+        let b = ticks.last().copied().unwrap_or(hi).max(hi);
+        let labels = ticks
+            .iter()
+            .map(|t| {
+                (
+                    *t,
+                    format_number(*t, style.number_style, decimals_for(*t), unit),
+                )
+            })
+            .collect();
+        return NumAxis {
+            lo: a,
+            hi: b,
+            log: true,
+            ticks: labels,
+        };
+    }
+    let (mut lo, mut hi) = (lo, hi);
+    if include_zero {
+        lo = lo.min(0.0);
+        hi = hi.max(0.0);
+    } else {
+        let pad = (hi - lo).abs().max(hi.abs() * 0.02).max(1e-9) * 0.06;
+        lo -= pad;
+        hi += pad;
+    }
+    let (ticks, decimals) = nice_ticks(lo, hi, style.tick_count);
+    let a = ticks.first().copied().unwrap_or(lo);
+    let b = ticks.last().copied().unwrap_or(hi);
+    NumAxis {
+        lo: a,
+        hi: b,
+        log: false,
+        ticks: ticks
+            .into_iter()
+            .map(|t| (t, format_number(t, style.number_style, decimals, unit)))
+            .collect(),
+    }
+}
+
+fn value_label(v: f64, style: &Style, s: &Series) -> String {
+    let decimals = if v.fract() == 0.0 {
+        0
+    } else {
+        usize::from(s.format.decimals.max(1)).min(4)
+    };
+    let decimals = decimals.max(usize::from(s.format.decimals));
+    format_number(v, style.number_style, decimals, &s.format)
+}
+
+/// How category labels are printed along the x axis.
+enum CatMode {
+    Flat,
+    /// Wrapped on up to two lines.
+    Wrapped(Vec<Vec<String>>),
+    /// Rotated by -45°, truncated labels, every `step`-th shown.
+    Rotated {
+        labels: Vec<String>,
+        step: usize,
+    },
+}
+
+pub fn draw(
+    canvas: &mut Canvas,
+    panel: &PanelSpec,
+    frame: &PanelFrame,
+) -> Result<PanelScene, RenderError> {
+    let st = &panel.style;
+    let kind = panel.kind;
+    let table = &panel.table;
+    let cats = table.category_labels();
+    let n = cats.len();
+    let log = st.log_scale;
+    let series: Vec<Series> = panel
+        .series
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let col = table.series(name).ok_or_else(|| {
+                RenderError::Spec(format!("table {:?} has no series {name:?}", table.id))
+            })?;
+            Ok(Series {
+                name: name.clone(),
+                values: col
+                    .cells
+                    .iter()
+                    .map(|c| c.as_f64().filter(|v| v.is_finite() && (!log || *v > 0.0)))
+                    .collect(),
+                color: color_of(st, i),
+                format: col.format.clone(),
+                dash: dash_for(st, i),
+            })
+        })
+        .collect::<Result<_, RenderError>>()?;
+    if series.is_empty() {
+        return Err(RenderError::Spec(format!(
+            "panel on {:?} draws no series",
+            table.id
+        )));
+    }
+    let xy = matches!(kind, ChartKind::Scatter | ChartKind::Bubble);
+    let horizontal = kind == ChartKind::HorizontalBar;
+    let stacked = matches!(kind, ChartKind::StackedBar | ChartKind::StackedArea);
+    let is_line = matches!(
+        kind,
+        ChartKind::Line | ChartKind::Area | ChartKind::StackedArea
+    );
+    let drawn_series: Vec<&Series> = if xy {
+        Vec::new()
+    } else if matches!(
+        kind,
+        ChartKind::Bar | ChartKind::HorizontalBar | ChartKind::Area
+    ) {
+        series.iter().take(1).collect()
+    } else {
+        series.iter().collect()
+    };
+
+    // Legend items.
+    let legend_items: Vec<LegendItem> = if drawn_series.len() >= 2 {
+        order_items(
+            drawn_series
+                .iter()
+                .enumerate()
+                .map(|(i, s)| LegendItem {
+                    label: s.name.clone(),
+                    color: s.color.clone(),
+                    swatch: if kind == ChartKind::Line {
+                        Swatch::Line {
+                            dash: s.dash,
+                            marker: st.markers,
+                            shape: if st.dashes { i } else { 0 },
+                        }
+                    } else {
+                        Swatch::Box
+                    },
+                })
+                .collect(),
+            st.legend_order,
+        )
+    } else {
+        Vec::new()
+    };
+    let placement = match st.legend {
+        _ if legend_items.is_empty() => LegendPlacement::None,
+        LegendPlacement::Auto => LegendPlacement::Top,
+        LegendPlacement::Direct if !is_line => LegendPlacement::Top,
+        LegendPlacement::BottomLeft => LegendPlacement::TopLeft,
+        LegendPlacement::BottomRight => LegendPlacement::TopRight,
+        p => p,
+    };
+
+    let mut scene = PanelScene {
+        index: frame.index,
+        row: frame.row,
+        col: frame.col,
+        kind,
+        table_id: table.id.clone(),
+        plot_area: BBox::default(),
+        title: None,
+        x_label: None,
+        y_label: None,
+        x_ticks: Vec::new(),
+        y_ticks: Vec::new(),
+        log_y: log && !horizontal,
+        marks: Vec::new(),
+        legend: Vec::new(),
+        direct_labels: Vec::new(),
+    };
+
+    let inner = inset(frame.rect, st.margin as f32);
+    let (title, title_h) = draw_title(canvas, panel.title.as_deref(), st, inner, st.title_size);
+    scene.title = title;
+    let mut top = inner.y + title_h;
+    let mut bottom = inner.bottom();
+    let left0 = inner.x;
+    let mut right = inner.right();
+
+    // Outside legends take their space first.
+    let mut legend_top_y = None;
+    match placement {
+        LegendPlacement::Top => {
+            let h = horizontal_legend_height(&legend_items, st, inner.w);
+            legend_top_y = Some(top);
+            top += h + 6.0;
+        }
+        LegendPlacement::Bottom => {
+            let h = horizontal_legend_height(&legend_items, st, inner.w);
+            bottom -= h + 4.0;
+            legend_top_y = Some(bottom + 4.0);
+        }
+        LegendPlacement::Right => {
+            let (w, _) = vertical_legend_size(&legend_items, st);
+            right -= w + 8.0;
+        }
+        _ => {}
+    }
+    // Direct labels need a right margin.
+    if placement == LegendPlacement::Direct {
+        let w = drawn_series
+            .iter()
+            .map(|s| text_width(&s.name, &st.font_family, st.legend_size, false))
+            .fold(0.0f32, f32::max);
+        right -= (w + 12.0).min(inner.w * 0.3);
+    }
+
+    // Axis titles.
+    let label_h = st.label_size * 1.0;
+    let has_ylabel = panel
+        .y_label
+        .as_deref()
+        .is_some_and(|l| !l.trim().is_empty());
+    let has_xlabel = panel
+        .x_label
+        .as_deref()
+        .is_some_and(|l| !l.trim().is_empty());
+    let left_title_w = if has_ylabel { label_h + 8.0 } else { 0.0 };
+    if has_xlabel {
+        bottom -= label_h + 8.0;
+    }
+    let tick_len = if st.tick_marks { 5.0 } else { 0.0 };
+    let tick_h = st.tick_size;
+
+    // Value extents.
+    let mut vlo = f64::INFINITY;
+    let mut vhi = f64::NEG_INFINITY;
+    let mut xlo = f64::INFINITY;
+    let mut xhi = f64::NEG_INFINITY;
+    if xy {
+        for r in 0..n {
+            if let (Some(x), Some(y)) = (series[0].values[r], series[1].values[r]) {
+                xlo = xlo.min(x);
+                xhi = xhi.max(x);
+                vlo = vlo.min(y);
+                vhi = vhi.max(y);
+            }
+        }
+    } else if stacked {
+        for r in 0..n {
+            let (mut pos, mut neg) = (0.0, 0.0);
+            for s in &drawn_series {
+                if let Some(v) = s.values[r] {
+                    if v >= 0.0 { pos += v } else { neg += v }
+                }
+            }
+            vlo = vlo.min(neg).min(pos);
+            vhi = vhi.max(pos).max(neg);
+        }
+    } else {
+        for s in &drawn_series {
+            for v in s.values.iter().flatten() {
+                vlo = vlo.min(*v);
+                vhi = vhi.max(*v);
+            }
+        }
+    }
+    if !vlo.is_finite() {
+        (vlo, vhi) = (0.0, 1.0);
+    }
+    if !xlo.is_finite() {
+        (xlo, xhi) = (0.0, 1.0);
+    }
+    if let Some((a, b)) = frame.shared_values {
+        vlo = vlo.min(a);
+        vhi = vhi.max(b);
+    }
+    let unit = series[if xy { 1 } else { 0 }].format.clone();
+    // Scatter axes follow the data; bubbles need extra room for their radius.
+    let include_zero = st.zero_baseline && !log && !xy;
+    if kind == ChartKind::Bubble {
+        let (px, py) = (
+            (xhi - xlo).abs().max(1e-9) * 0.1,
+            (vhi - vlo).abs().max(1e-9) * 0.1,
+        );
+        (xlo, xhi) = (xlo - px, xhi + px);
+        if !log {
+            (vlo, vhi) = (vlo - py, vhi + py);
+        }
+    }
+
+    // Headroom on the value axis for value labels and inside legends.
+    let inside_legend = matches!(
+        placement,
+        LegendPlacement::TopLeft | LegendPlacement::TopRight
+    );
+    let (leg_w, leg_h) = if inside_legend {
+        vertical_legend_size(&legend_items, st)
+    } else {
+        (0.0, 0.0)
+    };
+    let value_axis = |plot_len: f32, vlo: f64, vhi: f64| -> NumAxis {
+        let mut need = 0.0f32;
+        if st.data_labels && !horizontal {
+            need += st.value_label_size * 1.4;
+        }
+        if inside_legend && !horizontal {
+            need += leg_h + 12.0;
+        }
+        if horizontal && st.data_labels {
+            need += st.value_label_size * 4.0;
+        }
+        let frac = (need / plot_len.max(50.0)).min(0.6) as f64;
+        let (mut lo, mut hi) = (vlo, vhi);
+        if frac > 0.0 {
+            if log {
+                let span = hi.max(1e-300).log10() - lo.max(1e-300).log10();
+                hi = 10f64.powf(hi.log10() + span.max(1.0) * frac / (1.0 - frac));
+            } else {
+                let base = if include_zero { lo.min(0.0) } else { lo };
+                let top = if include_zero { hi.max(0.0) } else { hi };
+                hi = base + (top - base) / (1.0 - frac);
+                if vhi <= 0.0 && include_zero {
+                    hi = vhi.max(0.0) + (top - base) * frac;
+                }
+                lo = lo.min(base);
+            }
+        }
+        num_axis(lo, hi, st, log, &unit, include_zero)
+    };
+
+    let est_plot_h = (bottom - top - tick_h * 2.0).max(40.0);
+    let est_plot_w = (right - left0 - 60.0).max(40.0);
+    let mut vaxis = value_axis(if horizontal { est_plot_w } else { est_plot_h }, vlo, vhi);
+    let xaxis = if xy {
+        Some(num_axis(xlo, xhi, st, false, &series[0].format, false))
+    } else {
+        None
+    };
+
+    let tick_label_w = |axis: &NumAxis| -> f32 {
+        axis.ticks
+            .iter()
+            .map(|(_, l)| text_width(l, &st.font_family, st.tick_size, false))
+            .fold(0.0f32, f32::max)
+    };
+
+    // Horizontal bars: categories on the left.
+    let max_cat_w = inner.w * 0.36;
+    let hcat_labels: Vec<String> = if horizontal {
+        cats.iter()
+            .map(|c| truncate(c, &st.font_family, st.tick_size, false, max_cat_w))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let left_axis_w = if horizontal {
+        hcat_labels
+            .iter()
+            .map(|l| text_width(l, &st.font_family, st.tick_size, false))
+            .fold(0.0f32, f32::max)
+    } else {
+        tick_label_w(&vaxis)
+    };
+    let mut left = left0 + left_title_w + left_axis_w + tick_len + 6.0;
+
+    // Category x-axis label mode.
+    let mut plot_w = (right - left).max(20.0);
+    let mut cat_mode = CatMode::Flat;
+    let mut x_axis_h = tick_h * 1.0 + tick_len + 6.0;
+    if !horizontal && !xy && n > 0 {
+        let slot = plot_w / n as f32;
+        let widths: Vec<f32> = cats
+            .iter()
+            .map(|c| text_width(c, &st.font_family, st.tick_size, false))
+            .collect();
+        let max_w = widths.iter().copied().fold(0.0f32, f32::max);
+        if max_w <= slot - 6.0 {
+            cat_mode = CatMode::Flat;
+        } else {
+            let wrapped: Vec<(Vec<String>, bool)> = cats
+                .iter()
+                .map(|c| wrap(c, &st.font_family, st.tick_size, false, slot - 6.0, 2))
+                .collect();
+            if slot >= 40.0 && wrapped.iter().all(|(_, ok)| *ok) {
+                x_axis_h += tick_h * 1.15;
+                cat_mode = CatMode::Wrapped(wrapped.into_iter().map(|(l, _)| l).collect());
+            } else {
+                let max_label_w = (bottom - top) * 0.35 / std::f32::consts::FRAC_1_SQRT_2;
+                let labels: Vec<String> = cats
+                    .iter()
+                    .map(|c| {
+                        truncate(
+                            c,
+                            &st.font_family,
+                            st.tick_size,
+                            false,
+                            max_label_w.min(180.0),
+                        )
+                    })
+                    .collect();
+                let lw = labels
+                    .iter()
+                    .map(|l| text_width(l, &st.font_family, st.tick_size, false))
+                    .fold(0.0f32, f32::max);
+                let need = st.tick_size * 1.0 * std::f32::consts::SQRT_2 * 1.15;
+                let step = ((need / slot).ceil() as usize).max(1);
+                x_axis_h =
+                    tick_len + 6.0 + (lw + st.tick_size) * std::f32::consts::FRAC_1_SQRT_2 + 4.0;
+                // The first label reaches left of the plot.
+                let first_w = labels
+                    .first()
+                    .map(|l| text_width(l, &st.font_family, st.tick_size, false))
+                    .unwrap_or(0.0);
+                let reach = first_w * std::f32::consts::FRAC_1_SQRT_2 - slot / 2.0;
+                if left - reach < left0 {
+                    left = left0 + reach;
+                    plot_w = (right - left).max(20.0);
+                }
+                cat_mode = CatMode::Rotated { labels, step };
+            }
+        }
+    }
+    let plot_bottom = bottom - x_axis_h;
+    let plot = BBox {
+        x: left,
+        y: top
+            + if inside_legend || st.data_labels {
+                0.0
+            } else {
+                tick_h * 0.5
+            },
+        w: plot_w,
+        h: 0.0,
+    };
+    let plot = BBox {
+        h: (plot_bottom - plot.y).max(20.0),
+        ..plot
+    };
+    // Second pass with the real plot size.
+    vaxis = value_axis(if horizontal { plot.w } else { plot.h }, vlo, vhi);
+    scene.plot_area = plot;
+
+    // Pixel mappings.
+    let vpix = |v: f64| -> f32 {
+        let f = vaxis.frac(v) as f32;
+        if horizontal {
+            plot.x + f * plot.w
+        } else {
+            plot.bottom() - f * plot.h
+        }
+    };
+    let slot = if horizontal {
+        plot.h / n.max(1) as f32
+    } else {
+        plot.w / n.max(1) as f32
+    };
+    let cat_center = |i: usize| -> f32 {
+        if horizontal {
+            plot.y + slot * (i as f32 + 0.5)
+        } else {
+            plot.x + slot * (i as f32 + 0.5)
+        }
+    };
+    let xpix = |v: f64| -> f32 {
+        let a = xaxis.as_ref().expect("xy axis");
+        plot.x + a.frac(v) as f32 * plot.w
+    };
+
+    // Plot background and grid.
+    canvas.fill_rect(
+        plot.x,
+        plot.y,
+        plot.right(),
+        plot.bottom(),
+        &st.plot_background,
+        1.0,
+    );
+    let grid = if horizontal {
+        match st.grid {
+            GridLines::Horizontal => GridLines::Vertical,
+            GridLines::Vertical => GridLines::Horizontal,
+            g => g,
+        }
+    } else {
+        st.grid
+    };
+    let grid_dash = if st.grid_dashed { Some("4 3") } else { None };
+    let value_lines = matches!(
+        (grid, horizontal),
+        (GridLines::Horizontal | GridLines::Both, false)
+            | (GridLines::Vertical | GridLines::Both, true)
+    );
+    let cross_lines = matches!(
+        (grid, horizontal),
+        (GridLines::Vertical | GridLines::Both, false)
+            | (GridLines::Horizontal | GridLines::Both, true)
+    );
+    if value_lines {
+        for (v, _) in &vaxis.ticks {
+            let p = vpix(*v);
+            if horizontal {
+                canvas.line(
+                    &[(p, plot.y), (p, plot.bottom())],
+                    &st.grid_color,
+                    1.0,
+                    grid_dash,
+                );
+            } else {
+                canvas.line(
+                    &[(plot.x, p), (plot.right(), p)],
+                    &st.grid_color,
+                    1.0,
+                    grid_dash,
+                );
+            }
+        }
+    }
+    if cross_lines {
+        if let Some(xa) = &xaxis {
+            for (v, _) in &xa.ticks {
+                let p = xpix(*v);
+                canvas.line(
+                    &[(p, plot.y), (p, plot.bottom())],
+                    &st.grid_color,
+                    1.0,
+                    grid_dash,
+                );
+            }
+        } else {
+            for i in 0..n {
+                let p = cat_center(i);
+                if horizontal {
+                    canvas.line(
+                        &[(plot.x, p), (plot.right(), p)],
+                        &st.grid_color,
+                        1.0,
+                        grid_dash,
+                    );
+                } else {
+                    canvas.line(
+                        &[(p, plot.y), (p, plot.bottom())],
+                        &st.grid_color,
+                        1.0,
+                        grid_dash,
+                    );
+                }
+            }
+        }
+    }
+
+    // Marks.
+    let mut placed = Placed::default();
+    // (mark index, text, candidate positions with the colour used there)
+    let mut label_jobs: Vec<(usize, String, Vec<Cand>)> = Vec::new();
+    let vls = st.value_label_size;
+    let baseline = vaxis.baseline();
+    let base_px = vpix(baseline);
+    match kind {
+        ChartKind::Bar
+        | ChartKind::HorizontalBar
+        | ChartKind::GroupedBar
+        | ChartKind::StackedBar => {
+            let k = if kind == ChartKind::GroupedBar {
+                drawn_series.len()
+            } else {
+                1
+            };
+            let group = slot * st.bar_width;
+            let sub = group / k as f32;
+            let gap = if k > 1 { (sub * 0.08).min(3.0) } else { 0.0 };
+            let mut pos_acc = vec![0.0f64; n];
+            let mut neg_acc = vec![0.0f64; n];
+            for (j, s) in drawn_series.iter().enumerate() {
+                for (r, cat) in cats.iter().enumerate() {
+                    let Some(v) = s.values[r] else { continue };
+                    let (a, b) = if stacked {
+                        if v >= 0.0 {
+                            let a = pos_acc[r];
+                            pos_acc[r] += v;
+                            (a, pos_acc[r])
+                        } else {
+                            let a = neg_acc[r];
+                            neg_acc[r] += v;
+                            (a, neg_acc[r])
+                        }
+                    } else {
+                        (baseline, v)
+                    };
+                    let (pa, pb) = if stacked && a == 0.0 {
+                        (base_px, vpix(b))
+                    } else {
+                        (vpix(a), vpix(b))
+                    };
+                    let slot_j = if kind == ChartKind::GroupedBar { j } else { 0 };
+                    let c0 = cat_center(r) - group / 2.0 + sub * slot_j as f32 + gap / 2.0;
+                    let c1 = c0 + sub - gap;
+                    let bbox = if horizontal {
+                        BBox {
+                            x: pa.min(pb),
+                            y: c0,
+                            w: (pb - pa).abs(),
+                            h: c1 - c0,
+                        }
+                    } else {
+                        BBox {
+                            x: c0,
+                            y: pa.min(pb),
+                            w: c1 - c0,
+                            h: (pb - pa).abs(),
+                        }
+                    };
+                    canvas.fill_rect(
+                        bbox.x,
+                        bbox.y,
+                        bbox.right(),
+                        bbox.bottom(),
+                        &s.color.hex,
+                        1.0,
+                    );
+                    let idx = scene.marks.len();
+                    scene.marks.push(Mark {
+                        kind: MarkKind::Bar,
+                        series: s.name.clone(),
+                        category: Some(cat.clone()),
+                        value: v,
+                        x_value: None,
+                        size_value: None,
+                        color: s.color.clone(),
+                        bbox,
+                        label: None,
+                    });
+                    if st.data_labels {
+                        let text = value_label(v, st, s);
+                        let cx = bbox.x + bbox.w / 2.0;
+                        let inside = contrast_text(&s.color.hex).to_string();
+                        let cands = if stacked {
+                            let t = TextSpec {
+                                text: &text,
+                                x: 0.0,
+                                y: 0.0,
+                                align: Align::Center,
+                                family: &st.font_family,
+                                size: vls,
+                                bold: false,
+                                color: "",
+                            };
+                            let tb = text_bbox(&t);
+                            if tb.w + 4.0 <= bbox.w && tb.h + 2.0 <= bbox.h {
+                                let (x, y) = bbox.center();
+                                vec![(x, y - tb.h / 2.0, Align::Center)]
+                            } else {
+                                vec![]
+                            }
+                        } else if horizontal {
+                            let cy = bbox.y + bbox.h / 2.0 - vls * 0.5;
+                            if v >= 0.0 {
+                                vec![
+                                    (bbox.right() + 4.0, cy, Align::Left),
+                                    (bbox.right() - 4.0, cy, Align::Right),
+                                ]
+                            } else {
+                                vec![
+                                    (bbox.x - 4.0, cy, Align::Right),
+                                    (bbox.x + 4.0, cy, Align::Left),
+                                ]
+                            }
+                        } else if v >= 0.0 {
+                            vec![
+                                (cx, bbox.y - vls - 3.0, Align::Center),
+                                (cx, bbox.y + 3.0, Align::Center),
+                            ]
+                        } else {
+                            vec![
+                                (cx, bbox.bottom() + 3.0, Align::Center),
+                                (cx, bbox.bottom() - vls - 3.0, Align::Center),
+                            ]
+                        };
+                        // Outside candidates use the text colour, inside ones contrast with the bar.
+                        let cands = cands
+                            .into_iter()
+                            .enumerate()
+                            .map(|(k, (x, y, a))| {
+                                let color = if stacked || k > 0 {
+                                    inside.clone()
+                                } else {
+                                    st.text_color.clone()
+                                };
+                                (x, y, a, color)
+                            })
+                            .collect();
+                        label_jobs.push((idx, text, cands));
+                    }
+                }
+            }
+        }
+        ChartKind::Line | ChartKind::Area | ChartKind::StackedArea => {
+            let mut acc = vec![0.0f64; n];
+            let mut prev_acc = vec![0.0f64; n];
+            let show_markers = st.markers && st.marker_size > 0.0 && n <= 60;
+            for (j, s) in drawn_series.iter().enumerate() {
+                prev_acc.clone_from(&acc);
+                // Stacks treat a missing cell as zero so the bands stay continuous.
+                let tops: Vec<Option<f64>> = (0..n)
+                    .map(|r| {
+                        if stacked {
+                            acc[r] += s.values[r].unwrap_or(0.0);
+                            Some(acc[r])
+                        } else {
+                            s.values[r]
+                        }
+                    })
+                    .collect();
+                // Runs of consecutive present points: gaps stay gaps.
+                let mut runs: Vec<Vec<usize>> = Vec::new();
+                let mut cur: Vec<usize> = Vec::new();
+                for (r, t) in tops.iter().enumerate() {
+                    if t.is_some() {
+                        cur.push(r);
+                    } else if !cur.is_empty() {
+                        runs.push(std::mem::take(&mut cur));
+                    }
+                }
+                if !cur.is_empty() {
+                    runs.push(cur);
+                }
+                for run in &runs {
+                    let upper: Vec<(f32, f32)> = run
+                        .iter()
+                        .map(|&r| (cat_center(r), vpix(tops[r].unwrap_or(0.0))))
+                        .collect();
+                    if kind != ChartKind::Line {
+                        let mut poly = upper.clone();
+                        for &r in run.iter().rev() {
+                            let low = if stacked { prev_acc[r] } else { baseline };
+                            poly.push((cat_center(r), if stacked { vpix(low) } else { base_px }));
+                        }
+                        let opacity = if stacked { 0.85 } else { 0.35 };
+                        if run.len() >= 2 {
+                            canvas.polygon(&poly, &s.color.hex, opacity);
+                        }
+                    }
+                    let width = if kind == ChartKind::Line {
+                        st.line_width
+                    } else {
+                        st.line_width.min(2.0)
+                    };
+                    if width > 0.0 {
+                        canvas.line(&upper, &s.color.hex, width, s.dash);
+                    }
+                }
+                for r in 0..n {
+                    let (Some(v), Some(t)) = (s.values[r], tops[r]) else {
+                        continue;
+                    };
+                    let (x, y) = (cat_center(r), vpix(t));
+                    let ms = st.marker_size.max(2.0);
+                    if show_markers && kind == ChartKind::Line {
+                        draw_marker(
+                            canvas,
+                            x,
+                            y,
+                            ms,
+                            &s.color.hex,
+                            if st.dashes { j } else { 0 },
+                        );
+                    }
+                    let half = ms.max(3.0);
+                    let idx = scene.marks.len();
+                    scene.marks.push(Mark {
+                        kind: MarkKind::LinePoint,
+                        series: s.name.clone(),
+                        category: Some(cats[r].clone()),
+                        value: v,
+                        x_value: None,
+                        size_value: None,
+                        color: s.color.clone(),
+                        bbox: BBox {
+                            x: x - half,
+                            y: y - half,
+                            w: 2.0 * half,
+                            h: 2.0 * half,
+                        },
+                        label: None,
+                    });
+                    if st.data_labels {
+                        let text = value_label(v, st, s);
+                        let c = &st.text_color;
+                        let cands = vec![
+                            (x, y - half - vls - 3.0, Align::Center, c.clone()),
+                            (x, y + half + 3.0, Align::Center, c.clone()),
+                        ];
+                        label_jobs.push((idx, text, cands));
+                    }
+                }
+            }
+        }
+        ChartKind::Scatter | ChartKind::Bubble => {
+            let (xs, ys) = (&series[0], &series[1]);
+            let sizes = series.get(2).filter(|_| kind == ChartKind::Bubble);
+            let smax = sizes
+                .map(|s| {
+                    s.values
+                        .iter()
+                        .flatten()
+                        .fold(0.0f64, |a, b| a.max(b.abs()))
+                })
+                .unwrap_or(0.0);
+            let color = color_of(st, 0);
+            let rmax = (plot.w.min(plot.h) * 0.08).clamp(10.0, 40.0);
+            for r in 0..n {
+                let (Some(xv), Some(yv)) = (xs.values[r], ys.values[r]) else {
+                    continue;
+                };
+                let size_v = sizes.and_then(|s| s.values[r]);
+                if sizes.is_some() && size_v.is_none() {
+                    continue;
+                }
+                let rad = match size_v {
+                    Some(sv) if smax > 0.0 => (rmax * (sv.abs() / smax).sqrt() as f32).max(3.0),
+                    _ => st.marker_size.max(3.0) + 1.0,
+                };
+                let (x, y) = (xpix(xv), vpix(yv));
+                let opacity = if sizes.is_some() { 0.6 } else { 0.9 };
+                canvas.circle(x, y, rad, &color.hex, opacity, Some(&color.hex));
+                let idx = scene.marks.len();
+                scene.marks.push(Mark {
+                    kind: MarkKind::ScatterPoint,
+                    series: ys.name.clone(),
+                    category: Some(cats[r].clone()),
+                    value: yv,
+                    x_value: Some(xv),
+                    size_value: size_v,
+                    color: color.clone(),
+                    bbox: BBox {
+                        x: x - rad,
+                        y: y - rad,
+                        w: 2.0 * rad,
+                        h: 2.0 * rad,
+                    },
+                    label: None,
+                });
+                if st.data_labels || n <= 25 {
+                    let cy = y - vls * 0.5;
+                    let c = &st.text_color;
+                    let cands = vec![
+                        (x + rad + 3.0, cy, Align::Left, c.clone()),
+                        (x - rad - 3.0, cy, Align::Right, c.clone()),
+                        (x, y - rad - vls - 2.0, Align::Center, c.clone()),
+                    ];
+                    label_jobs.push((idx, cats[r].clone(), cands));
+                }
+            }
+        }
+        ChartKind::Pie | ChartKind::Donut => unreachable!("pies are drawn by render::pie"),
+    }
+
+    // Axes lines.
+    let aw = st.axis_line_width;
+    if aw > 0.0 {
+        canvas.line(
+            &[(plot.x, plot.bottom()), (plot.right(), plot.bottom())],
+            &st.axis_color,
+            aw,
+            None,
+        );
+        canvas.line(
+            &[(plot.x, plot.y), (plot.x, plot.bottom())],
+            &st.axis_color,
+            aw,
+            None,
+        );
+        if st.box_frame {
+            canvas.line(
+                &[(plot.x, plot.y), (plot.right(), plot.y)],
+                &st.axis_color,
+                aw,
+                None,
+            );
+            canvas.line(
+                &[(plot.right(), plot.y), (plot.right(), plot.bottom())],
+                &st.axis_color,
+                aw,
+                None,
+            );
+        }
+        // A zero line when the value axis crosses zero inside the plot.
+        if !vaxis.log && vaxis.lo < 0.0 && vaxis.hi > 0.0 && !xy {
+            let p = vpix(0.0);
+            if horizontal {
+                canvas.line(&[(p, plot.y), (p, plot.bottom())], &st.axis_color, aw, None);
+            } else {
+                canvas.line(&[(plot.x, p), (plot.right(), p)], &st.axis_color, aw, None);
+            }
+        }
+    }
+
+    // Ticks and tick labels.
+    let ts = st.tick_size;
+    // Left axis: values (vertical) or categories (horizontal bars).
+    if horizontal {
+        let step = ((ts * 1.1 / slot).ceil() as usize).max(1);
+        let mut ticks = Vec::new();
+        for (i, label) in hcat_labels.iter().enumerate() {
+            if i % step != 0 {
+                continue;
+            }
+            let y = cat_center(i);
+            if st.tick_marks {
+                canvas.line(
+                    &[(plot.x - tick_len, y), (plot.x, y)],
+                    &st.axis_color,
+                    1.0,
+                    None,
+                );
+            }
+            let bbox = canvas.text(&tick_spec(
+                st,
+                label,
+                plot.x - tick_len - 4.0,
+                y - ts * 0.4,
+                Align::Right,
+            ));
+            ticks.push(Tick {
+                label: label.clone(),
+                value: None,
+                pos: y,
+                bbox,
+            });
+        }
+        // Bottom-to-top order.
+        ticks.reverse();
+        scene.y_ticks = ticks;
+    } else {
+        for (v, label) in &vaxis.ticks {
+            let y = vpix(*v);
+            if st.tick_marks {
+                canvas.line(
+                    &[(plot.x - tick_len, y), (plot.x, y)],
+                    &st.axis_color,
+                    1.0,
+                    None,
+                );
+            }
+            let bbox = canvas.text(&tick_spec(
+                st,
+                label,
+                plot.x - tick_len - 4.0,
+                y - ts * 0.4,
+                Align::Right,
+            ));
+            scene.y_ticks.push(Tick {
+                label: label.clone(),
+                value: Some(*v),
+                pos: y,
+                bbox,
+            });
+        }
+    }
+    // Bottom axis.
+    let ty = plot.bottom() + tick_len + 4.0;
+    let bottom_value_axis = if horizontal {
+        Some(&vaxis)
+    } else {
+        xaxis.as_ref()
+    };
+    if let Some(axis) = bottom_value_axis {
+        let mut last_right = f32::MIN;
+        for (v, label) in &axis.ticks {
+            let x = if horizontal { vpix(*v) } else { xpix(*v) };
+            let spec = tick_spec(st, label, x, ty, Align::Center);
+            let b = text_bbox(&spec);
+            if st.tick_marks {
+                canvas.line(
+                    &[(x, plot.bottom()), (x, plot.bottom() + tick_len)],
+                    &st.axis_color,
+                    1.0,
+                    None,
+                );
+            }
+            // Thin numeric labels that would touch their neighbour.
+            if b.x < last_right + 6.0 {
+                continue;
+            }
+            last_right = b.right();
+            let bbox = canvas.text(&spec);
+            scene.x_ticks.push(Tick {
+                label: label.clone(),
+                value: Some(*v),
+                pos: x,
+                bbox,
+            });
+        }
+    } else {
+        for (i, cat) in cats.iter().enumerate() {
+            let x = cat_center(i);
+            let shown = match &cat_mode {
+                CatMode::Rotated { step, .. } => i % step == 0,
+                _ => true,
+            };
+            if !shown {
+                continue;
+            }
+            if st.tick_marks {
+                canvas.line(
+                    &[(x, plot.bottom()), (x, plot.bottom() + tick_len)],
+                    &st.axis_color,
+                    1.0,
+                    None,
+                );
+            }
+            let (label, bbox) = match &cat_mode {
+                CatMode::Flat => {
+                    let bbox = canvas.text(&tick_spec(st, cat, x, ty, Align::Center));
+                    (cat.clone(), bbox)
+                }
+                CatMode::Wrapped(lines) => {
+                    let mut bbox: Option<BBox> = None;
+                    for (k, line) in lines[i].iter().enumerate() {
+                        let b = canvas.text(&tick_spec(
+                            st,
+                            line,
+                            x,
+                            ty + k as f32 * ts * 1.15,
+                            Align::Center,
+                        ));
+                        bbox = Some(bbox.map_or(b, |a| union(a, b)));
+                    }
+                    (lines[i].join(" "), bbox.unwrap_or_default())
+                }
+                CatMode::Rotated { labels, .. } => {
+                    let spec =
+                        tick_spec(st, &labels[i], x + ts * 0.3, ty + ts * 0.35, Align::Right);
+                    let bbox = canvas.rotated_text(&spec, -45.0);
+                    (labels[i].clone(), bbox)
+                }
+            };
+            scene.x_ticks.push(Tick {
+                label,
+                value: None,
+                pos: x,
+                bbox,
+            });
+        }
+    }
+
+    // Value labels, greedily without collisions.
+    for b in scene.x_ticks.iter().chain(scene.y_ticks.iter()) {
+        placed.add(b.bbox);
+    }
+    for m in &scene.marks {
+        if m.kind != MarkKind::Bar {
+            placed.add(BBox {
+                x: m.bbox.x + 1.0,
+                y: m.bbox.y + 1.0,
+                w: (m.bbox.w - 2.0).max(0.0),
+                h: (m.bbox.h - 2.0).max(0.0),
+            });
+        }
+    }
+    // Inside legends are drawn before labels so labels avoid them.
+    let legend_box = if inside_legend {
+        let x = if placement == LegendPlacement::TopLeft {
+            plot.x + 8.0
+        } else {
+            plot.right() - leg_w - 8.0
+        };
+        let b = BBox {
+            x,
+            y: plot.y + 6.0,
+            w: leg_w,
+            h: leg_h,
+        };
+        placed.add(b);
+        Some(b)
+    } else {
+        None
+    };
+    let label_area = BBox {
+        x: plot.x,
+        y: plot.y - vls * 0.2,
+        w: plot.w + vls,
+        h: plot.h + vls * 0.2,
+    };
+    for (idx, text, cands) in label_jobs {
+        let got = cands.iter().find_map(|(x, y, a, c)| {
+            place_label(
+                canvas,
+                &mut placed,
+                &label_area,
+                &text,
+                &[(*x, *y, *a)],
+                st,
+                c,
+            )
+        });
+        scene.marks[idx].label = got;
+    }
+
+    // Legends.
+    if let Some(b) = legend_box {
+        scene.legend = draw_vertical_legend(canvas, &legend_items, st, b.x, b.y, true);
+    }
+    match placement {
+        LegendPlacement::Top | LegendPlacement::Bottom => {
+            let align = if st.title_align == Align::Left {
+                Align::Left
+            } else {
+                Align::Center
+            };
+            let area = BBox {
+                x: inner.x,
+                y: 0.0,
+                w: inner.w,
+                h: 0.0,
+            };
+            scene.legend = draw_horizontal_legend(
+                canvas,
+                &legend_items,
+                st,
+                area,
+                legend_top_y.unwrap_or(top),
+                align,
+            );
+        }
+        LegendPlacement::Right => {
+            let (_, h) = vertical_legend_size(&legend_items, st);
+            let y = (plot.y + (plot.h - h) / 2.0).max(plot.y);
+            scene.legend = draw_vertical_legend(canvas, &legend_items, st, right + 10.0, y, false);
+        }
+        LegendPlacement::Direct => {
+            scene.direct_labels =
+                draw_direct_labels(canvas, &scene.marks, &drawn_series, st, plot, inner.right());
+        }
+        _ => {}
+    }
+
+    // Axis titles.
+    let ls = st.label_size;
+    if let Some(xl) = panel.x_label.as_deref().filter(|l| !l.trim().is_empty()) {
+        let text = truncate(xl, &st.font_family, ls, false, plot.w + plot.x - inner.x);
+        let spec = TextSpec {
+            text: &text,
+            x: plot.x + plot.w / 2.0,
+            y: bottom + 6.0,
+            align: Align::Center,
+            family: &st.font_family,
+            size: ls,
+            bold: false,
+            color: &st.text_color,
+        };
+        let bbox = canvas.text(&spec);
+        scene.x_label = Some(TextBox { text, bbox });
+    }
+    if let Some(yl) = panel.y_label.as_deref().filter(|l| !l.trim().is_empty()) {
+        let text = truncate(yl, &st.font_family, ls, false, plot.h);
+        let spec = TextSpec {
+            text: &text,
+            x: left0 + ls * 0.5,
+            y: plot.y + plot.h / 2.0,
+            align: Align::Center,
+            family: &st.font_family,
+            size: ls,
+            bold: false,
+            color: &st.text_color,
+        };
+        let bbox = canvas.rotated_text(&spec, -90.0);
+        scene.y_label = Some(TextBox { text, bbox });
+    }
+    Ok(scene)
+}
+
+/// Series names at the right end of each line, pushed apart vertically.
+fn draw_direct_labels(
+    canvas: &mut Canvas,
+    marks: &[Mark],
+    series: &[&Series],
+    st: &Style,
+    plot: BBox,
+    max_right: f32,
+) -> Vec<TextBox> {
+    let h = st.legend_size * 1.15;
+    let mut ends: Vec<(f32, usize)> = series
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| {
+            marks
+                .iter()
+                .rev()
+                .find(|m| m.series == s.name)
+                .map(|m| (m.bbox.center().1, i))
+        })
+        .collect();
+    ends.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    // Push down to avoid overlaps, then pull back up if we left the plot.
+    let mut ys: Vec<f32> = ends.iter().map(|e| e.0).collect();
+    for i in 1..ys.len() {
+        if ys[i] < ys[i - 1] + h {
+            ys[i] = ys[i - 1] + h;
+        }
+    }
+    if let Some(&last) = ys.last() {
+        let over = last - plot.bottom();
+        if over > 0.0 {
+            for y in &mut ys {
+                *y -= over;
+            }
+        }
+    }
+    let x = plot.right() + 8.0;
+    ends.iter()
+        .zip(ys)
+        .map(|(&(_, i), y)| {
+            let s = series[i];
+            let text = truncate(
+                &s.name,
+                &st.font_family,
+                st.legend_size,
+                false,
+                (max_right - x).max(20.0),
+            );
+            let bbox = canvas.text(&TextSpec {
+                text: &text,
+                x,
+                y: y - st.legend_size * 0.45,
+                align: Align::Left,
+                family: &st.font_family,
+                size: st.legend_size,
+                bold: false,
+                color: &s.color.hex,
+            });
+            TextBox { text, bbox }
+        })
+        .collect()
+}
+
+fn tick_spec<'a>(st: &'a Style, text: &'a str, x: f32, y: f32, align: Align) -> TextSpec<'a> {
+    TextSpec {
+        text,
+        x,
+        y,
+        align,
+        family: &st.font_family,
+        size: st.tick_size,
+        bold: false,
+        color: &st.text_color,
+    }
+}

@@ -1,0 +1,119 @@
+//! Realistic, distinct category labels from `fake` (plus a few word lists
+//! fake does not have: products, expense categories, energy sources).
+
+use super::SynthRng;
+use crate::table::infer::{is_missing, parse_date, parse_number};
+use fake::Fake;
+use fake::faker::address::en::{CityName, CountryName};
+use fake::faker::company::en::{CompanyName, Industry};
+use fake::faker::name::en::{LastName, Name};
+use rand::RngExt;
+
+/// What the categories of a table are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Entity {
+    Country,
+    Company,
+    Product,
+    City,
+    Person,
+    /// Long labels, e.g. "Mechanical or Industrial Engineering".
+    Industry,
+}
+
+impl Entity {
+    /// The index column header / x-axis label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Entity::Country => "Country",
+            Entity::Company => "Company",
+            Entity::Product => "Product",
+            Entity::City => "City",
+            Entity::Person => "Sales representative",
+            Entity::Industry => "Industry",
+        }
+    }
+}
+
+const PRODUCT_TYPES: &[&str] = &[
+    "Laptop",
+    "Tablet",
+    "Smartwatch",
+    "Headphones",
+    "Camera",
+    "Speaker",
+    "Monitor",
+    "Router",
+    "E-reader",
+    "Drone",
+    "Blender",
+    "Air Fryer",
+    "Vacuum Cleaner",
+    "Coffee Maker",
+    "Kettle",
+    "Electric Bike",
+];
+
+const PRODUCT_LINES: &[&str] = &["Pro", "Lite", "Max", "Mini", "Plus", "Air", "One", "X"];
+
+fn one(rng: &mut SynthRng, entity: Entity) -> String {
+    match entity {
+        Entity::Country => CountryName().fake_with_rng(rng),
+        Entity::Company => CompanyName().fake_with_rng(rng),
+        Entity::City => CityName().fake_with_rng(rng),
+        Entity::Person => Name().fake_with_rng(rng),
+        Entity::Industry => Industry().fake_with_rng(rng),
+        Entity::Product => {
+            let brand: String = LastName().fake_with_rng(rng);
+            let kind = PRODUCT_TYPES[rng.random_range(0..PRODUCT_TYPES.len())];
+            if rng.random_bool(0.5) {
+                let line = PRODUCT_LINES[rng.random_range(0..PRODUCT_LINES.len())];
+                format!("{brand} {kind} {line}")
+            } else {
+                format!("{brand} {kind}")
+            }
+        }
+    }
+}
+
+/// A label that loads back as text (not a number, date or missing marker).
+fn usable(label: &str) -> bool {
+    let t = label.trim();
+    t == label
+        && !t.is_empty()
+        && !is_missing(t)
+        && parse_number(t).is_none()
+        && parse_date(t).is_none()
+}
+
+/// `n` distinct labels of one entity kind.
+pub fn distinct(rng: &mut SynthRng, entity: Entity, n: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(n);
+    let mut attempts = 0;
+    while out.len() < n {
+        attempts += 1;
+        let mut label = one(rng, entity);
+        if attempts > 50 * n {
+            // The pool is exhausted (few industries, say): number the rest.
+            label = format!("{label} {}", out.len() + 1);
+        }
+        if usable(&label) && !out.contains(&label) {
+            out.push(label);
+        }
+    }
+    out
+}
+
+/// `n` labels from a fixed list, keeping the list's order (for well-known
+/// groupings such as energy sources or age bands).
+pub fn from_list(rng: &mut SynthRng, list: &[&str], n: usize) -> Vec<String> {
+    let n = n.min(list.len());
+    let mut idx: Vec<usize> = (0..list.len()).collect();
+    for i in 0..n {
+        let j = rng.random_range(i..idx.len());
+        idx.swap(i, j);
+    }
+    let mut chosen = idx[..n].to_vec();
+    chosen.sort_unstable();
+    chosen.into_iter().map(|i| list[i].to_string()).collect()
+}

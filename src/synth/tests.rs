@@ -1,0 +1,137 @@
+use super::*;
+use crate::ir::{ColumnType, Table};
+use crate::table::{format_value, load_table, write_table};
+use proptest::prelude::*;
+
+fn round_trip(table: &Table) -> Table {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = write_table(table, dir.path()).expect("write");
+    let mut back =
+        load_table(&path).unwrap_or_else(|e| panic!("{} does not reload: {e}", table.id));
+    back.source_path = None;
+    back
+}
+
+#[test]
+fn deterministic_and_prefix_stable() {
+    let a = synth_tables(42, 12);
+    let b = synth_tables(42, 13);
+    assert_eq!(a[..], b[..12]);
+    assert_eq!(a, synth_tables(42, 12));
+    assert_ne!(a, synth_tables(43, 12));
+    let ids: Vec<&str> = a.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids[0], "synth-0000-categories");
+    assert_eq!(ids[8], "synth-0008-bubble");
+    assert_eq!(ids[9], "synth-0009-categories");
+}
+
+#[test]
+fn every_kind_has_its_shape() {
+    for seed in 0..6 {
+        for kind in SynthKind::ALL {
+            let t = synth_table(seed, 0, kind);
+            let k = t.series.len();
+            match kind {
+                SynthKind::Categories => assert_eq!(k, 1),
+                SynthKind::Ranking => {
+                    assert_eq!(k, 1);
+                    assert!(t.n_rows() >= 10);
+                    let v: Vec<f64> = t.series[0].values().into_iter().flatten().collect();
+                    assert!(v.windows(2).all(|w| w[0] >= w[1]), "ranking is sorted");
+                }
+                SynthKind::Grouped => assert!((2..=4).contains(&k)),
+                SynthKind::Stacked => {
+                    assert!((2..=5).contains(&k));
+                    let all_positive = t
+                        .series
+                        .iter()
+                        .flat_map(|c| c.values())
+                        .flatten()
+                        .all(|v| v >= 0.0);
+                    assert!(all_positive);
+                }
+                SynthKind::Trend => {
+                    assert_eq!(t.index.ctype, ColumnType::Year);
+                    assert!((1..=4).contains(&k));
+                }
+                SynthKind::Monthly => assert_eq!(t.index.ctype, ColumnType::Date),
+                SynthKind::Shares => {
+                    assert_eq!(k, 1);
+                    let f = &t.series[0].format;
+                    let sum: f64 = t.series[0]
+                        .values()
+                        .into_iter()
+                        .flatten()
+                        .map(|v| {
+                            format_value(v, f)
+                                .trim_end_matches('%')
+                                .parse::<f64>()
+                                .expect("number")
+                        })
+                        .sum();
+                    assert!((sum - 100.0).abs() < 1e-9, "{}: sum {sum}", t.id);
+                }
+                SynthKind::Scatter => assert_eq!(k, 2),
+                SynthKind::Bubble => assert_eq!(k, 3),
+            }
+            assert_eq!(
+                t.index.ctype == ColumnType::Text,
+                t.index
+                    .cells
+                    .iter()
+                    .all(|c| matches!(c, crate::ir::Cell::Text(_)))
+            );
+            assert!(t.meta.source.is_some());
+        }
+    }
+}
+
+#[test]
+fn variety_across_seeds() {
+    let tables = synth_tables(7, 90);
+    let titles: std::collections::HashSet<_> =
+        tables.iter().filter_map(|t| t.meta.title.clone()).collect();
+    assert!(titles.len() > 60, "only {} distinct titles", titles.len());
+    assert!(
+        tables.iter().any(|t| t.meta.title.is_none()),
+        "some tables have no title"
+    );
+    assert!(tables.iter().any(|t| t.meta.paragraph.is_some()));
+    let has_negative = tables.iter().any(|t| {
+        t.series
+            .iter()
+            .flat_map(|c| c.values())
+            .flatten()
+            .any(|v| v < 0.0)
+    });
+    assert!(has_negative);
+    let has_billions = tables
+        .iter()
+        .any(|t| t.meta.unit.as_deref() == Some("US$ billion"));
+    assert!(has_billions);
+    let has_missing = tables.iter().any(|t| {
+        t.series
+            .iter()
+            .any(|c| c.cells.iter().any(|c| c.is_missing()))
+    });
+    assert!(has_missing);
+}
+
+#[test]
+fn synthesized_tables_round_trip() {
+    for table in synth_tables(3, 27) {
+        let mut expected = table.clone();
+        expected.source_path = None;
+        assert_eq!(round_trip(&table), expected, "{}", table.id);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    #[test]
+    fn write_then_load_is_identity(seed in any::<u64>(), index in 0usize..200) {
+        let kind = SynthKind::ALL[index % SynthKind::ALL.len()];
+        let table = synth_table(seed, index, kind);
+        prop_assert_eq!(round_trip(&table), table);
+    }
+}

@@ -1,0 +1,544 @@
+//! Rendering: PNG validity, text really drawn, determinism, scene ↔ data.
+
+mod support;
+
+use chartstress::ir::{ChartKind, ChartSpec};
+use chartstress::{render, spec};
+
+fn single(table: &chartstress::ir::Table, kind: ChartKind, theme: &str) -> ChartSpec {
+    spec::single(table, kind, &spec::theme(theme).unwrap()).unwrap()
+}
+
+/// Writes sample PNGs for eyeballing: `SAMPLES=dir cargo test --test render samples -- --ignored`.
+#[test]
+#[ignore]
+fn samples() {
+    let dir = std::path::PathBuf::from(
+        std::env::var("SAMPLES").unwrap_or_else(|_| "target/samples".into()),
+    );
+    std::fs::create_dir_all(&dir).unwrap();
+    let tables = [
+        support::fruit(),
+        support::energy(),
+        support::shares(),
+        support::countries(),
+        support::cities(),
+        support::profit(),
+    ];
+    let themes: Vec<String> = std::env::var("THEMES")
+        .map(|t| t.split(',').map(str::to_string).collect())
+        .unwrap_or_else(|_| vec!["classic".into()]);
+    for theme in &themes {
+        for t in &tables {
+            for kind in spec::suitable_kinds(t) {
+                let s = single(t, kind, theme);
+                let r = render::render(&s).unwrap();
+                let name = format!("{}_{}_{}", t.id, kind.name(), theme);
+                std::fs::write(dir.join(format!("{name}.png")), &r.png).unwrap();
+                std::fs::write(dir.join(format!("{name}.svg")), &r.svg).unwrap();
+                std::fs::write(
+                    dir.join(format!("{name}.json")),
+                    serde_json::to_string_pretty(&r.scene).unwrap(),
+                )
+                .unwrap();
+            }
+        }
+        let style = spec::theme(theme).unwrap();
+        let panels = vec![
+            spec::panel(&support::fruit(), ChartKind::Bar, &style).unwrap(),
+            spec::panel(&support::energy(), ChartKind::Line, &style).unwrap(),
+            spec::panel(&support::shares(), ChartKind::Pie, &style).unwrap(),
+            spec::panel(&support::profit(), ChartKind::GroupedBar, &style).unwrap(),
+        ];
+        let g = spec::grid(2, 2, panels.clone(), &style, Some("Four charts".into())).unwrap();
+        let r = render::render(&g).unwrap();
+        std::fs::write(dir.join(format!("grid_{theme}.png")), &r.png).unwrap();
+        std::fs::write(
+            dir.join(format!("grid_{theme}.json")),
+            serde_json::to_string_pretty(&r.scene).unwrap(),
+        )
+        .unwrap();
+        let kpis = vec![
+            chartstress::ir::KpiTile {
+                label: "Revenue".into(),
+                value: "$4.2M".into(),
+                delta: Some("+12% vs 2022".into()),
+            },
+            chartstress::ir::KpiTile {
+                label: "Customers".into(),
+                value: "18,204".into(),
+                delta: Some("-3%".into()),
+            },
+            chartstress::ir::KpiTile {
+                label: "Churn".into(),
+                value: "2.1%".into(),
+                delta: None,
+            },
+        ];
+        let d = spec::dashboard(panels[..3].to_vec(), kpis, Some("Sales dashboard 2023".into()), Some("Revenue grew in every region except the north, where two stores closed in March. Online sales now make up a third of the total, up from a quarter a year earlier.".into()), &style).unwrap();
+        let r = render::render(&d).unwrap();
+        std::fs::write(dir.join(format!("dashboard_{theme}.png")), &r.png).unwrap();
+        std::fs::write(
+            dir.join(format!("dashboard_{theme}.json")),
+            serde_json::to_string_pretty(&r.scene).unwrap(),
+        )
+        .unwrap();
+    }
+}
+
+fn all_specs() -> Vec<(String, ChartSpec)> {
+    let tables = [
+        support::fruit(),
+        support::energy(),
+        support::shares(),
+        support::countries(),
+        support::cities(),
+        support::profit(),
+    ];
+    let mut out = Vec::new();
+    for theme in spec::theme_names() {
+        for t in &tables {
+            for kind in spec::suitable_kinds(t) {
+                out.push((
+                    format!("{}/{}/{theme}", t.id, kind.name()),
+                    single(t, kind, theme),
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn hex_rgb(hex: &str) -> [u8; 3] {
+    let v = u32::from_str_radix(&hex[1..], 16).unwrap();
+    [(v >> 16) as u8, (v >> 8) as u8, v as u8]
+}
+
+#[test]
+fn pngs_decode_with_requested_size_and_are_not_blank() {
+    for (name, s) in all_specs().into_iter().step_by(3) {
+        let r = render::render(&s).unwrap();
+        let img = image::load_from_memory(&r.png).unwrap().to_rgb8();
+        assert_eq!((img.width(), img.height()), (s.width, s.height), "{name}");
+        let bg = hex_rgb(&s.style.background);
+        let differing = img.pixels().filter(|p| p.0 != bg).count();
+        assert!(
+            differing > 5_000,
+            "{name}: only {differing} non-background pixels"
+        );
+        assert_eq!((r.scene.width, r.scene.height), (s.width, s.height));
+    }
+}
+
+#[test]
+fn title_pixels_exist_where_the_scene_says() {
+    for theme in ["classic", "dark", "newsprint", "paper", "terminal"] {
+        let s = single(&support::fruit(), ChartKind::Bar, theme);
+        let r = render::render(&s).unwrap();
+        let title = r.scene.panels[0].title.as_ref().expect("title recorded");
+        assert_eq!(title.text, "Fruit sales in 2023");
+        let img = image::load_from_memory(&r.png).unwrap().to_rgb8();
+        let bg = hex_rgb(&s.style.background);
+        let b = title.bbox;
+        let mut text_px = 0;
+        for y in b.y as u32..(b.bottom() as u32).min(img.height()) {
+            for x in b.x as u32..(b.right() as u32).min(img.width()) {
+                if img.get_pixel(x, y).0 != bg {
+                    text_px += 1;
+                }
+            }
+        }
+        let area = b.w * b.h;
+        assert!(
+            text_px as f32 > area * 0.05,
+            "{theme}: {text_px} text pixels in {area} px² title box"
+        );
+        // Outside the title box, just above it, there is only background.
+        let above = (b.y - 4.0).max(0.0) as u32;
+        let stray = (b.x as u32..b.right() as u32)
+            .filter(|x| img.get_pixel(*x, above).0 != bg)
+            .count();
+        assert_eq!(stray, 0, "{theme}: title box does not contain the title");
+    }
+}
+
+#[test]
+fn hidden_title_is_not_in_the_scene() {
+    let mut style = spec::theme("classic").unwrap();
+    spec::set_style(&mut style, "title_placement", "hidden").unwrap();
+    let s = spec::single(&support::fruit(), ChartKind::Bar, &style).unwrap();
+    let r = render::render(&s).unwrap();
+    assert!(r.scene.panels[0].title.is_none());
+    assert!(!r.svg.contains("Fruit sales in 2023"));
+}
+
+fn check_text_nodes(group: &resvg::usvg::Group, count: &mut usize) {
+    for node in group.children() {
+        match node {
+            resvg::usvg::Node::Group(g) => check_text_nodes(g, count),
+            resvg::usvg::Node::Text(t) => {
+                *count += 1;
+                let chunks: String = t.chunks().iter().map(|c| c.text().to_string()).collect();
+                assert!(
+                    !t.flattened().children().is_empty(),
+                    "no glyphs for {chunks:?}"
+                );
+                assert!(
+                    t.flattened().bounding_box().width() > 0.0,
+                    "empty glyph box for {chunks:?}"
+                );
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn every_text_node_gets_glyphs() {
+    let opt = resvg::usvg::Options {
+        fontdb: render::fontdb().clone(),
+        ..Default::default()
+    };
+    for (name, s) in all_specs().into_iter().step_by(4) {
+        let r = render::render(&s).unwrap();
+        let tree = resvg::usvg::Tree::from_str(&r.svg, &opt).unwrap();
+        let mut count = 0;
+        check_text_nodes(tree.root(), &mut count);
+        assert!(count >= 5, "{name}: only {count} text nodes");
+    }
+}
+
+#[test]
+fn rendering_is_deterministic_across_runs_and_threads() {
+    let specs: Vec<ChartSpec> = all_specs().into_iter().step_by(7).map(|(_, s)| s).collect();
+    let once: Vec<_> = specs.iter().map(|s| render::render(s).unwrap()).collect();
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let again: Vec<_> = pool.install(|| {
+            use rayon::prelude::*;
+            specs
+                .par_iter()
+                .map(|s| render::render(s).unwrap())
+                .collect()
+        });
+        for (a, b) in once.iter().zip(&again) {
+            assert_eq!(a.svg, b.svg);
+            assert_eq!(a.png, b.png);
+            assert_eq!(
+                serde_json::to_string(&a.scene).unwrap(),
+                serde_json::to_string(&b.scene).unwrap()
+            );
+        }
+    }
+}
+
+/// Pixels per data unit from two y ticks.
+fn y_scale(p: &chartstress::ir::PanelScene) -> f64 {
+    let (a, b) = (&p.y_ticks[0], &p.y_ticks[1]);
+    f64::from(a.pos - b.pos) / (b.value.unwrap() - a.value.unwrap())
+}
+
+#[test]
+fn bar_heights_are_proportional_to_values() {
+    for theme in ["classic", "business", "minimal"] {
+        let t = support::fruit();
+        let r = render::render(&single(&t, ChartKind::Bar, theme)).unwrap();
+        let p = &r.scene.panels[0];
+        let k = y_scale(p);
+        assert_eq!(p.marks.len(), 5);
+        for (m, v) in p.marks.iter().zip([120.0, 95.0, 143.0, 40.0, 77.0]) {
+            assert_eq!(m.value, v);
+            assert!(
+                (f64::from(m.bbox.h) - v * k).abs() <= 1.0,
+                "{theme}: bar {v} is {} px, expected {}",
+                m.bbox.h,
+                v * k
+            );
+            assert_eq!(m.color, spec::theme(theme).unwrap().palette[0]);
+        }
+        // Ticks: y bottom-to-top, x left-to-right, labels as printed.
+        assert!(p.y_ticks.windows(2).all(|w| w[0].pos > w[1].pos));
+        assert!(p.x_ticks.windows(2).all(|w| w[0].pos < w[1].pos));
+        assert_eq!(
+            p.x_ticks
+                .iter()
+                .map(|t| t.label.as_str())
+                .collect::<Vec<_>>(),
+            ["Apples", "Bananas", "Cherries", "Dates", "Elderberries"]
+        );
+        assert!(p.y_ticks.iter().all(|t| t.label.starts_with('$')));
+    }
+}
+
+#[test]
+fn missing_cells_draw_no_mark() {
+    let r = render::render(&single(&support::energy(), ChartKind::Line, "classic")).unwrap();
+    let p = &r.scene.panels[0];
+    assert_eq!(p.marks.len(), 8 * 3 - 1);
+    assert!(
+        !p.marks
+            .iter()
+            .any(|m| m.series == "Gas" && m.category.as_deref() == Some("2017"))
+    );
+    let r = render::render(&single(
+        &support::energy(),
+        ChartKind::GroupedBar,
+        "classic",
+    ))
+    .unwrap();
+    assert_eq!(r.scene.panels[0].marks.len(), 8 * 3 - 1);
+}
+
+#[test]
+fn pie_slices_follow_values_and_labels_print_shares() {
+    let mut style = spec::theme("classic").unwrap();
+    spec::set_style(&mut style, "data_labels", "true").unwrap();
+    let s = spec::single(&support::shares(), ChartKind::Pie, &style).unwrap();
+    let r = render::render(&s).unwrap();
+    let p = &r.scene.panels[0];
+    let values = [64.5, 18.8, 5.2, 3.1, 2.4, 6.0];
+    let total: f64 = values.iter().sum();
+    assert_eq!(p.marks.len(), 6);
+    for (m, v) in p.marks.iter().zip(values) {
+        assert_eq!(m.value, v);
+        let label = m.label.as_ref().expect("every slice labelled");
+        assert_eq!(label.text, format!("{:.1}%", v / total * 100.0));
+    }
+    // The biggest slice covers the most area of its box.
+    let biggest = &p.marks[0];
+    assert!(biggest.bbox.w * biggest.bbox.h > p.marks[1].bbox.w * p.marks[1].bbox.h);
+    // Legend lists the categories in data order.
+    assert_eq!(
+        p.legend
+            .iter()
+            .map(|e| e.label.as_str())
+            .collect::<Vec<_>>(),
+        ["Chrome", "Safari", "Edge", "Firefox", "Opera", "Other"]
+    );
+}
+
+#[test]
+fn legends_and_labels_do_not_collide() {
+    for (name, s) in all_specs() {
+        let r = render::render(&s).unwrap();
+        for p in &r.scene.panels {
+            for e in &p.legend {
+                for m in &p.marks {
+                    if !matches!(m.kind, chartstress::ir::MarkKind::Slice) {
+                        assert!(
+                            !e.bbox.intersects(&m.bbox),
+                            "{name}: legend {:?} covers {:?}/{:?}",
+                            e.label,
+                            m.series,
+                            m.category
+                        );
+                    }
+                }
+            }
+            let labels: Vec<_> = p.marks.iter().filter_map(|m| m.label.as_ref()).collect();
+            for (i, a) in labels.iter().enumerate() {
+                for b in &labels[i + 1..] {
+                    assert!(
+                        !a.bbox.intersects(&b.bbox),
+                        "{name}: labels {:?} and {:?} overlap",
+                        a.text,
+                        b.text
+                    );
+                }
+            }
+            let ts = s.panels()[p.index].style.tick_size;
+            for ticks in [&p.x_ticks, &p.y_ticks] {
+                for w in ticks.windows(2) {
+                    let rotated = w[0].bbox.h > 2.4 * ts || w[1].bbox.h > 2.4 * ts;
+                    if rotated {
+                        // 45° labels: their boxes overlap, the glyph lines must not.
+                        assert!(
+                            (w[1].pos - w[0].pos).abs() >= ts * 1.4,
+                            "{name}: rotated ticks {:?} and {:?} too close",
+                            w[0].label,
+                            w[1].label
+                        );
+                    } else {
+                        assert!(
+                            !w[0].bbox.intersects(&w[1].bbox),
+                            "{name}: ticks {:?} and {:?} overlap",
+                            w[0].label,
+                            w[1].label
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn log_scale_and_number_styles() {
+    let mut style = spec::theme("classic").unwrap();
+    spec::set_style(&mut style, "log_scale", "true").unwrap();
+    let r =
+        render::render(&spec::single(&support::cities(), ChartKind::Bar, &style).unwrap()).unwrap();
+    let p = &r.scene.panels[0];
+    assert!(p.log_y);
+    let _ = p;
+    let mut style = spec::theme("classic").unwrap();
+    spec::set_style(&mut style, "number_style", "short").unwrap();
+    let t = support::table(
+        "big",
+        None,
+        support::text_index("Region", &["North", "South", "East"]),
+        vec![support::column(
+            "Revenue",
+            &[Some(1_200_000.0), Some(2_500_000.0), Some(800_000.0)],
+            support::fmt(None, None, 0),
+        )],
+    );
+    let r = render::render(&spec::single(&t, ChartKind::Bar, &style).unwrap()).unwrap();
+    let labels: Vec<&str> = r.scene.panels[0]
+        .y_ticks
+        .iter()
+        .map(|t| t.label.as_str())
+        .collect();
+    assert!(
+        labels.contains(&"1M") && labels.contains(&"2M"),
+        "{labels:?}"
+    );
+    assert!(r.scene.panels[0].title.is_none());
+}
+
+#[test]
+fn non_zero_baseline_starts_near_the_data() {
+    let mut style = spec::theme("classic").unwrap();
+    spec::set_style(&mut style, "zero_baseline", "false").unwrap();
+    let t = support::table(
+        "temps",
+        Some("Temperature"),
+        support::year_index("Year", 2000..=2005),
+        vec![support::column(
+            "Anomaly",
+            &[
+                Some(50.2),
+                Some(50.4),
+                Some(50.9),
+                Some(51.3),
+                Some(51.0),
+                Some(51.8),
+            ],
+            support::fmt(None, None, 1),
+        )],
+    );
+    let r = render::render(&spec::single(&t, ChartKind::Line, &style).unwrap()).unwrap();
+    let first = r.scene.panels[0].y_ticks[0].value.unwrap();
+    assert!(first > 49.0 && first <= 50.2, "axis starts at {first}");
+}
+
+#[test]
+fn grid_and_dashboard_scenes() {
+    let style = spec::theme("classic").unwrap();
+    let panels = vec![
+        spec::panel(&support::fruit(), ChartKind::Bar, &style).unwrap(),
+        spec::panel(&support::energy(), ChartKind::Line, &style).unwrap(),
+        spec::panel(&support::shares(), ChartKind::Pie, &style).unwrap(),
+    ];
+    let g = spec::grid(2, 2, panels.clone(), &style, Some("Overview".into())).unwrap();
+    let r = render::render(&g).unwrap();
+    assert_eq!(r.scene.grid, (2, 2));
+    assert_eq!(r.scene.title.as_ref().unwrap().text, "Overview");
+    assert_eq!(
+        r.scene
+            .panels
+            .iter()
+            .map(|p| (p.row, p.col))
+            .collect::<Vec<_>>(),
+        [(0, 0), (0, 1), (1, 0)]
+    );
+    for (a, b) in r.scene.panels.iter().zip(r.scene.panels.iter().skip(1)) {
+        assert!(!a.plot_area.intersects(&b.plot_area));
+    }
+    let kpis = vec![chartstress::ir::KpiTile {
+        label: "Revenue".into(),
+        value: "$4.2M".into(),
+        delta: Some("+12%".into()),
+    }];
+    let d = spec::dashboard(
+        panels,
+        kpis,
+        Some("Sales".into()),
+        Some("A short paragraph about the numbers.".into()),
+        &style,
+    )
+    .unwrap();
+    let r = render::render(&d).unwrap();
+    assert_eq!(r.scene.kpis.len(), 1);
+    assert_eq!(r.scene.kpis[0].value, "$4.2M");
+    assert_eq!(r.scene.title.as_ref().unwrap().text, "Sales");
+    assert_eq!(
+        r.scene.paragraph.as_ref().unwrap().text,
+        "A short paragraph about the numbers."
+    );
+    assert_eq!(r.scene.panels.len(), 3);
+    assert!(spec::dashboard(vec![], vec![], None, None, &style).is_err());
+    assert!(
+        spec::grid(
+            1,
+            1,
+            vec![spec::panel(&support::fruit(), ChartKind::Bar, &style).unwrap(); 2],
+            &style,
+            None
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn set_style_errors_name_the_key() {
+    let mut style = spec::theme("classic").unwrap();
+    for (key, value) in [
+        ("colour", "red"),
+        ("title_size", "huge"),
+        ("palette", "[]"),
+        ("grid", "diagonal"),
+        ("tick_count", "0"),
+    ] {
+        let e = spec::set_style(&mut style, key, value)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(key), "{e}");
+    }
+    assert_eq!(
+        style,
+        spec::theme("classic").unwrap(),
+        "failed sets change nothing"
+    );
+}
+
+#[test]
+fn suitable_kinds_follow_the_data() {
+    assert_eq!(spec::suitable_kinds(&support::shares())[0], ChartKind::Pie);
+    assert_eq!(spec::suitable_kinds(&support::energy())[0], ChartKind::Line);
+    assert_eq!(
+        spec::suitable_kinds(&support::countries())[0],
+        ChartKind::HorizontalBar
+    );
+    assert_eq!(spec::suitable_kinds(&support::fruit())[0], ChartKind::Bar);
+    let cities = spec::suitable_kinds(&support::cities());
+    assert!(cities.contains(&ChartKind::Scatter) && cities.contains(&ChartKind::Bubble));
+    let profit = spec::suitable_kinds(&support::profit());
+    assert!(
+        !profit.contains(&ChartKind::StackedBar),
+        "negative values do not stack"
+    );
+    assert!(!profit.contains(&ChartKind::Pie));
+}
+
+#[test]
+fn snapshot_specs_and_scenes() {
+    let s = single(&support::fruit(), ChartKind::Bar, "classic");
+    insta::assert_json_snapshot!("fruit_bar_spec", s);
+    insta::assert_json_snapshot!("fruit_bar_scene", render::render(&s).unwrap().scene);
+    let s = single(&support::energy(), ChartKind::Line, "newsprint");
+    insta::assert_json_snapshot!("energy_line_scene", render::render(&s).unwrap().scene);
+}

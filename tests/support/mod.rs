@@ -1,0 +1,217 @@
+//! Tables built in code for render tests (independent of the table loader).
+#![allow(dead_code)]
+
+use chartstress::ir::{Cell, Column, ColumnType, NumberFormat, Table, TableMeta};
+
+pub fn column(name: &str, values: &[Option<f64>], format: NumberFormat) -> Column {
+    Column {
+        name: name.into(),
+        ctype: ColumnType::Number,
+        format,
+        cells: values
+            .iter()
+            .map(|v| v.map_or(Cell::Missing, Cell::Number))
+            .collect(),
+    }
+}
+
+pub fn text_index(name: &str, labels: &[&str]) -> Column {
+    Column {
+        name: name.into(),
+        ctype: ColumnType::Text,
+        format: NumberFormat::default(),
+        cells: labels.iter().map(|l| Cell::Text(l.to_string())).collect(),
+    }
+}
+
+pub fn year_index(name: &str, years: std::ops::RangeInclusive<i32>) -> Column {
+    Column {
+        name: name.into(),
+        ctype: ColumnType::Year,
+        format: NumberFormat::default(),
+        cells: years.map(Cell::Year).collect(),
+    }
+}
+
+pub fn table(id: &str, title: Option<&str>, index: Column, series: Vec<Column>) -> Table {
+    Table {
+        id: id.into(),
+        source_path: None,
+        meta: TableMeta {
+            title: title.map(str::to_string),
+            ..Default::default()
+        },
+        index,
+        series,
+    }
+}
+
+fn some(v: &[f64]) -> Vec<Option<f64>> {
+    v.iter().copied().map(Some).collect()
+}
+
+pub fn fmt(prefix: Option<&str>, suffix: Option<&str>, decimals: u8) -> NumberFormat {
+    NumberFormat {
+        decimals,
+        prefix: prefix.map(str::to_string),
+        suffix: suffix.map(str::to_string),
+        thousands: false,
+    }
+}
+
+/// Categories with one series.
+pub fn fruit() -> Table {
+    table(
+        "fruit_sales",
+        Some("Fruit sales in 2023"),
+        text_index(
+            "Fruit",
+            &["Apples", "Bananas", "Cherries", "Dates", "Elderberries"],
+        ),
+        vec![column(
+            "Sales",
+            &some(&[120.0, 95.0, 143.0, 40.0, 77.0]),
+            fmt(Some("$"), None, 0),
+        )],
+    )
+}
+
+/// Years with three series and a missing cell.
+pub fn energy() -> Table {
+    table(
+        "energy_mix",
+        Some("Electricity generation by source (TWh)"),
+        year_index("Year", 2015..=2022),
+        vec![
+            column(
+                "Coal",
+                &some(&[320.0, 300.0, 280.0, 250.0, 210.0, 180.0, 190.0, 160.0]),
+                fmt(None, None, 0),
+            ),
+            column(
+                "Gas",
+                &[
+                    Some(150.0),
+                    Some(160.0),
+                    None,
+                    Some(175.0),
+                    Some(180.0),
+                    Some(170.0),
+                    Some(165.0),
+                    Some(172.0),
+                ],
+                fmt(None, None, 0),
+            ),
+            column(
+                "Wind",
+                &some(&[40.0, 55.0, 70.0, 90.0, 115.0, 140.0, 150.0, 180.0]),
+                fmt(None, None, 0),
+            ),
+        ],
+    )
+}
+
+/// Shares summing to 100.
+pub fn shares() -> Table {
+    table(
+        "browser_share",
+        Some("Browser market share"),
+        text_index(
+            "Browser",
+            &["Chrome", "Safari", "Edge", "Firefox", "Opera", "Other"],
+        ),
+        vec![column(
+            "Share",
+            &some(&[64.5, 18.8, 5.2, 3.1, 2.4, 6.0]),
+            fmt(None, Some("%"), 1),
+        )],
+    )
+}
+
+/// Long labels, many categories.
+pub fn countries() -> Table {
+    let names = [
+        "United States of America",
+        "China",
+        "Japan",
+        "Germany",
+        "United Kingdom",
+        "India",
+        "France",
+        "Italy",
+        "Canada",
+        "Republic of Korea",
+        "Russian Federation",
+        "Brazil",
+        "Australia",
+        "Spain",
+        "Mexico",
+        "Indonesia",
+    ];
+    let gdp = [
+        25.4, 17.9, 4.2, 4.1, 3.1, 3.4, 2.8, 2.0, 2.1, 1.7, 2.2, 1.9, 1.7, 1.4, 1.4, 1.3,
+    ];
+    table(
+        "gdp_2022",
+        Some("GDP by country, 2022 (trillion US$)"),
+        text_index("Country", &names),
+        vec![column("GDP", &some(&gdp), fmt(Some("$"), Some("T"), 1))],
+    )
+}
+
+/// Three numeric series per labelled item (scatter, bubble) with negatives.
+pub fn cities() -> Table {
+    table(
+        "cities",
+        Some("Cities: temperature, rainfall and population"),
+        text_index(
+            "City",
+            &[
+                "Oslo", "Cairo", "Lima", "Perth", "Tokyo", "Quito", "Dakar", "Minsk",
+            ],
+        ),
+        vec![
+            column(
+                "Mean temperature",
+                &some(&[6.0, 22.0, 19.0, 18.0, 16.0, 14.0, 24.0, 6.5]),
+                fmt(None, Some("°C"), 1),
+            ),
+            column(
+                "Rainfall",
+                &some(&[760.0, 25.0, 15.0, 730.0, 1520.0, 1000.0, 350.0, 690.0]),
+                fmt(None, Some(" mm"), 0),
+            ),
+            column(
+                "Population",
+                &some(&[0.7, 10.0, 10.7, 2.1, 14.0, 2.8, 3.9, 2.0]),
+                fmt(None, Some("M"), 1),
+            ),
+        ],
+    )
+}
+
+/// Profit with negatives, two series.
+pub fn profit() -> Table {
+    table(
+        "quarterly_profit",
+        Some("Quarterly profit by division"),
+        text_index(
+            "Quarter",
+            &[
+                "Q1 2023", "Q2 2023", "Q3 2023", "Q4 2023", "Q1 2024", "Q2 2024",
+            ],
+        ),
+        vec![
+            column(
+                "Retail",
+                &some(&[1200.0, -350.0, 800.0, 1500.0, 900.0, -120.0]),
+                fmt(Some("$"), None, 0),
+            ),
+            column(
+                "Online",
+                &some(&[600.0, 750.0, 1100.0, 1650.0, 1800.0, 2100.0]),
+                fmt(Some("$"), None, 0),
+            ),
+        ],
+    )
+}
