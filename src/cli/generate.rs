@@ -204,7 +204,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     generate(&config, &args.out, !args.quiet, args.strict, &pool)
 }
 
-#[cfg(any())] // GATE
 fn generate(
     config: &SuiteConfig,
     out: &Path,
@@ -246,17 +245,4 @@ fn generate(
     } else {
         ExitCode::from(1)
     })
-}
-
-#[cfg(not(any()))] // GATE-FALLBACK
-fn generate(
-    _config: &SuiteConfig,
-    _out: &Path,
-    _progress: bool,
-    _strict: bool,
-    _pool: &rayon::ThreadPool,
-) -> anyhow::Result<ExitCode> {
-    anyhow::bail!(
-        "`generate` needs the table/spec/render/query/questions stages, not merged into this build yet"
-    )
 }

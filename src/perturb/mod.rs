@@ -37,11 +37,8 @@ mod jpeg;
 mod noise;
 mod rotation;
 
-#[cfg(any())] // GATE
 mod dashboard;
-#[cfg(any())] // GATE
 pub mod question;
-#[cfg(any())] // GATE
 pub mod subplots;
 
 pub mod registry;

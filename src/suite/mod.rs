@@ -14,7 +14,6 @@ mod composition;
 mod config;
 mod io;
 mod merge;
-#[cfg(any())] // GATE
 mod pipeline;
 
 pub use browse::{BrowseOptions, browse_html};
@@ -79,13 +78,5 @@ pub fn generate_suite(
     progress: bool,
 ) -> Result<SuiteSummary, SuiteError> {
     config.validate().map_err(SuiteError::InvalidConfig)?;
-    #[cfg(any())] // GATE
-    return pipeline::generate(tables, config, out, progress);
-    #[cfg(not(any()))] // GATE-FALLBACK
-    {
-        let _ = (tables, out, progress);
-        Err(SuiteError::Stage(
-            "the spec/render/query/questions stages are not merged into this build yet".into(),
-        ))
-    }
+    pipeline::generate(tables, config, out, progress)
 }

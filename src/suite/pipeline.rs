@@ -153,10 +153,10 @@ fn record(
 /// Per-table counters that steer choices toward the configured shares.
 #[derive(Default)]
 struct Balance {
+    seed: u64,
     kinds: BTreeMap<ChartKind, u64>,
     types: BTreeMap<QuestionType, u64>,
     families: BTreeMap<String, u64>,
-    answerable: [u64; 2],
     polarity: BTreeMap<(&'static str, bool), u64>,
     letters: BTreeMap<char, u64>,
     axes: BTreeMap<String, u64>,
@@ -202,12 +202,24 @@ impl Balance {
         Some(kind)
     }
 
-    fn key(&self, q: &Question, config: &SuiteConfig) -> (f64, f64, f64, f64) {
-        let share = config.unanswerable_share;
-        let u = if q.answerable {
-            pressure(self.answerable[1], 1.0 - share)
+    /// Seeded offset in [0, 1) per value, so small per-table counts do not
+    /// always favour the same letter or polarity first.
+    fn offset(&self, what: &str) -> f64 {
+        (seed::derive(self.seed, &["balance", what]) % 1000) as f64 / 1000.0
+    }
+
+    /// Sort key of a candidate (lower is picked first): unanswerable target of
+    /// this slot, type quota, answer balance (polarity, letter), family quota.
+    fn key(
+        &self,
+        q: &Question,
+        want_unanswerable: bool,
+        config: &SuiteConfig,
+    ) -> (f64, f64, f64, f64) {
+        let u = if q.answerable == want_unanswerable {
+            1.0
         } else {
-            pressure(self.answerable[0], share)
+            0.0
         };
         let t = pressure(
             *self.types.get(&q.question_type).unwrap_or(&0),
@@ -217,19 +229,32 @@ impl Balance {
             *self.families.get(&q.family).unwrap_or(&0),
             weight(&config.quotas.family, &q.family),
         );
+        let polar = |kind: &'static str, value: bool| {
+            let n = |v: bool| {
+                *self.polarity.get(&(kind, v)).unwrap_or(&0) as f64
+                    + self.offset(&format!("{kind}{v}"))
+            };
+            n(value) - n(!value)
+        };
         let p = match &q.answer {
-            Answer::YesNo { value } => *self.polarity.get(&("yes_no", *value)).unwrap_or(&0) as f64,
-            Answer::TrueFalse { value } => {
-                *self.polarity.get(&("true_false", *value)).unwrap_or(&0) as f64
+            Answer::YesNo { value } => polar("yes_no", *value),
+            Answer::TrueFalse { value } => polar("true_false", *value),
+            Answer::Choice { letter, .. } => {
+                let n = |l: char| {
+                    *self.letters.get(&l).unwrap_or(&0) as f64 + self.offset(&l.to_string())
+                };
+                n(*letter)
+                    - ['a', 'b', 'c', 'd']
+                        .into_iter()
+                        .map(n)
+                        .fold(f64::INFINITY, f64::min)
             }
-            Answer::Choice { letter, .. } => *self.letters.get(letter).unwrap_or(&0) as f64,
             _ => 0.0,
         };
-        (u, t, f, p)
+        (u, t, p, f)
     }
 
     fn count(&mut self, q: &Question) {
-        self.answerable[usize::from(q.answerable)] += 1;
         *self.types.entry(q.question_type).or_default() += 1;
         *self.families.entry(q.family.clone()).or_default() += 1;
         match &q.answer {
@@ -243,13 +268,27 @@ impl Balance {
     }
 
     /// Greedy balanced choice of `n` questions among the candidates.
-    fn select(&mut self, mut pool: Vec<Question>, n: usize, config: &SuiteConfig) -> Vec<Question> {
+    fn select(
+        &mut self,
+        mut pool: Vec<Question>,
+        n: usize,
+        chart_id: &str,
+        config: &SuiteConfig,
+    ) -> Vec<Question> {
+        use rand::RngExt;
         let mut out = Vec::new();
         while out.len() < n && !pool.is_empty() {
+            // Each slot is unanswerable with the configured probability, from
+            // a seed of the slot, so the share holds over the suite.
+            let want_unanswerable = seed::rng(
+                config.seed,
+                &["unanswerable", chart_id, &out.len().to_string()],
+            )
+            .random_bool(config.unanswerable_share.clamp(0.0, 1.0));
             let (best, key) = pool
                 .iter()
                 .enumerate()
-                .map(|(i, q)| (i, self.key(q, config)))
+                .map(|(i, q)| (i, self.key(q, want_unanswerable, config)))
                 .min_by(|a, b| {
                     let (x, y) = (a.1, b.1);
                     x.0.total_cmp(&y.0)
@@ -259,7 +298,7 @@ impl Balance {
                         .then(a.0.cmp(&b.0))
                 })
                 .expect("pool is not empty");
-            if !(key.0.is_finite() && key.1.is_finite() && key.2.is_finite()) {
+            if !(key.1.is_finite() && key.3.is_finite()) {
                 break;
             }
             let q = pool.remove(best);
@@ -512,6 +551,8 @@ impl Env<'_> {
                 continue;
             };
             let chart = render(spec)?;
+            // Spelled out with `..Default::default()` so new option fields keep defaults.
+            #[allow(clippy::needless_update)]
             let opts = QuestionOptions {
                 seed: seed::derive(seed, &[&other.id]),
                 count: 3,
@@ -606,7 +647,11 @@ impl Env<'_> {
                 if let Some(to) = meta.target_panel {
                     moved.query = perturb::retarget_panel(&q.query, 0, to);
                     let reference = perturb::subplots::panel_reference(&chart.spec, to);
-                    moved.text = format!("In {reference}: {}", q.text);
+                    // The panel is named where the conversation starts.
+                    match moved.history.first_mut() {
+                        Some(turn) => turn.question = format!("In {reference}: {}", turn.question),
+                        None => moved.text = format!("In {reference}: {}", q.text),
+                    }
                 }
                 match recheck(info.effect, &moved, &chart) {
                     Verdict::Keep(new) => {
@@ -668,7 +713,10 @@ impl Env<'_> {
     fn table_block(&self, table: &Table) -> Block {
         let config = self.config;
         let mut block = Block::default();
-        let mut balance = Balance::default();
+        let mut balance = Balance {
+            seed: seed::derive(config.seed, &["table", &table.id]),
+            ..Balance::default()
+        };
         let suitable = crate::spec::suitable_kinds(table);
         let options: Vec<ChartKind> = if config.kinds.is_empty() {
             suitable
@@ -706,6 +754,8 @@ impl Env<'_> {
             if !seen_charts.insert(chart.id.clone()) {
                 continue;
             }
+            // Spelled out with `..Default::default()` so new option fields keep defaults.
+            #[allow(clippy::needless_update)]
             let opts = QuestionOptions {
                 seed: seed::derive(config.seed, &["questions", &chart.id, &c.to_string()]),
                 count: config.questions_per_chart * config.oversample.max(1),
@@ -715,7 +765,7 @@ impl Env<'_> {
                 ..QuestionOptions::default()
             };
             let candidates = questions::generate(&chart.id, &chart.spec, &chart.scene, &opts);
-            let chosen = balance.select(candidates, config.questions_per_chart, config);
+            let chosen = balance.select(candidates, config.questions_per_chart, &chart.id, config);
             for (i, q) in chosen.into_iter().enumerate() {
                 if executed(&q.query, &chart) != q.answer {
                     block.drop_item("executor_mismatch");
