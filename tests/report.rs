@@ -441,11 +441,12 @@ fn html_is_self_contained_and_escapes_hostile_strings() {
             "the page must not reach the network: {fetch}"
         );
     }
-    assert!(html.contains("<svg"), "plots are inline");
+    assert!(!html.contains("<svg"), "plots are rendered to PNG");
     assert!(
-        html.contains("Original vs modified accuracy"),
+        html.contains("alt=\"Original vs modified accuracy"),
         "several runs get the scatter plot"
     );
+    assert!(html.contains("alt=\"Robustness curves"));
     let md = fs::read_to_string(suite.join("report/report.md")).unwrap();
     assert!(!md.contains("<script"));
     let junit = fs::read_to_string(suite.join("report/junit.xml")).unwrap();
