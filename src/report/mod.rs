@@ -291,6 +291,9 @@ fn accuracy_of(scores: &[f64]) -> (Option<f64>, Option<Interval>) {
     )
 }
 
+/// `label` seeds the bootstrap: the run name, so that every gap of a run
+/// uses the same random stream and identical pair sets get identical
+/// intervals (common random numbers also make gaps of one run comparable).
 fn gap_stats(name: &str, pairs: &[Pair], bootstrap: &BootstrapOptions, label: &str) -> GapStats {
     let flips = stats::flips(pairs);
     if pairs.is_empty() {
@@ -393,12 +396,7 @@ fn run_report(
                 .filter(|i| i.set == set)
                 .filter_map(pair_of)
                 .collect();
-            gap_stats(
-                set.name(),
-                &pairs,
-                bootstrap,
-                &format!("{name}/{}", set.name()),
-            )
+            gap_stats(set.name(), &pairs, bootstrap, name)
         })
         .collect();
 
@@ -442,7 +440,7 @@ fn run_report(
                 .collect();
             AxisStats {
                 axis: axis.to_string(),
-                gap: gap_stats(axis, &pairs, bootstrap, &format!("{name}/axis/{axis}")),
+                gap: gap_stats(axis, &pairs, bootstrap, name),
                 curve,
             }
         })
