@@ -126,7 +126,11 @@ pub fn distractors(
     let mut pool: Vec<String> = match answer {
         Answer::Number { value, .. } if is_count(query) => {
             // Counts and ranks: nearby whole numbers, never negative (ranks start at 1).
-            let lowest = if matches!(query, Query::Rank { .. }) { 1.0 } else { 0.0 };
+            let lowest = if matches!(query, Query::Rank { .. }) {
+                1.0
+            } else {
+                0.0
+            };
             [1.0, -1.0, 2.0, -2.0, 3.0, -3.0, 4.0]
                 .iter()
                 .map(|d| value + d)

@@ -70,7 +70,10 @@ mod tests {
 
     #[test]
     fn jaccard_bounds() {
-        assert_eq!(trigram_jaccard("what is the value", "what is the value"), 1.0);
+        assert_eq!(
+            trigram_jaccard("what is the value", "what is the value"),
+            1.0
+        );
         assert_eq!(trigram_jaccard("a b c", "d e f"), 0.0);
         let s = text_stats(["a b", "b c d"]);
         assert_eq!(s.count, 2);

@@ -2,8 +2,8 @@
 //! choice, fact check, hypothetical, conversational, descriptive and
 //! unanswerable, each answered by the executor and worded by a realizer.
 
-pub mod diversity;
 mod distractors;
+pub mod diversity;
 pub mod pick;
 mod types;
 mod unanswerable;

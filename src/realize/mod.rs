@@ -291,7 +291,9 @@ fn render(
         );
         let own = bank("visual");
         let descriptive = crate::query::is_descriptive(base);
-        if !substituted && !(descriptive && (own.np.contains_key(&key) || own.clause.contains_key(&key))) {
+        if !substituted
+            && !(descriptive && (own.np.contains_key(&key) || own.clause.contains_key(&key)))
+        {
             return None;
         }
     }
