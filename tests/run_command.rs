@@ -222,6 +222,24 @@ fn program_of_thought_runs_only_when_asked() {
     assert!(out.status.success());
     let preds = predictions(&suite, "pot-off");
     assert!(preds.iter().all(|p| p.answer != "42" && p.cached));
+
+    // A cache tag is part of the key: fresh calls.
+    let out = command_run(
+        &suite,
+        &[
+            "--prompt",
+            "pot",
+            "--name",
+            "pot-tag",
+            "--cache-tag",
+            "weights-v2",
+        ],
+        &env,
+    )
+    .output()
+    .unwrap();
+    assert!(out.status.success());
+    assert!(predictions(&suite, "pot-tag").iter().all(|p| !p.cached));
 }
 
 #[test]

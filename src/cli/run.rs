@@ -56,6 +56,9 @@ pub struct RunArgs {
     /// Response cache folder (default: $CHARTSTRESS_CACHE, else SUITE/cache).
     #[arg(long)]
     pub cache_dir: Option<PathBuf>,
+    /// Extra text mixed into the cache key (e.g. a model revision the command line does not show).
+    #[arg(long)]
+    pub cache_tag: Option<String>,
     /// Hide the progress bar.
     #[arg(long)]
     pub no_progress: bool,
@@ -179,6 +182,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         retry_errors: args.retry_errors,
         cache: !args.no_cache,
         cache_dir: args.cache_dir.clone(),
+        cache_tag: args.cache_tag.clone(),
         execute_pot: args.execute_pot,
         pot_timeout: secs(args.pot_timeout_secs, "--pot-timeout-secs")?,
         progress: !args.no_progress,

@@ -39,7 +39,7 @@ pub struct Cache {
 }
 
 /// The cache key of one request (hex).
-pub fn key(adapter: &dyn Adapter, req: &Request) -> String {
+pub fn key(adapter: &dyn Adapter, req: &Request, tag: Option<&str>) -> String {
     let image_hash = blake3::hash(req.image_png.as_slice()).to_hex().to_string();
     let material = serde_json::json!([
         crate::VERSION,
@@ -51,6 +51,7 @@ pub fn key(adapter: &dyn Adapter, req: &Request) -> String {
         req.paragraph,
         req.choices,
         image_hash,
+        tag,
     ]);
     blake3::hash(material.to_string().as_bytes())
         .to_hex()

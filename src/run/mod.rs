@@ -71,6 +71,9 @@ pub struct RunOptions {
     pub cache: bool,
     /// Cache folder; default `$CHARTSTRESS_CACHE`, else `SUITE/cache`.
     pub cache_dir: Option<PathBuf>,
+    /// Extra text mixed into every cache key, for what the adapter cannot
+    /// see (e.g. the model files behind a `command` program).
+    pub cache_tag: Option<String>,
     /// Run program-of-thought replies in python3 (opt-in: model-written code).
     pub execute_pot: bool,
     pub pot_timeout: Duration,
@@ -88,6 +91,7 @@ impl Default for RunOptions {
             retry_errors: false,
             cache: true,
             cache_dir: None,
+            cache_tag: None,
             execute_pot: false,
             pot_timeout: Duration::from_secs(10),
             progress: true,
@@ -332,6 +336,7 @@ pub fn run_suite(
                 "limit": opts.limit,
             },
             "cache": cache.as_ref().map(|c| c.dir().display().to_string()),
+            "cache_tag": opts.cache_tag,
             "first_started": first_started,
             "started": started,
             "ended": ended,
@@ -591,7 +596,7 @@ fn answer_one(
         choices: item.choices.clone(),
         item: item.clone(),
     };
-    let key = cache.map(|_| cache::key(adapter, &request));
+    let key = cache.map(|_| cache::key(adapter, &request, opts.cache_tag.as_deref()));
     let hit = cache.zip(key.as_deref()).and_then(|(c, k)| c.get(k));
     let (response, latency_ms, cached): (Response, f64, bool) = match hit {
         Some(entry) => (entry.response, entry.latency_ms, true),
