@@ -258,6 +258,13 @@ fn prompt_strategies_and_user_templates_reach_the_model() {
     );
     assert!(raw.contains("step by step"), "{raw}");
 
+    // Resuming a run folder with another configuration is refused.
+    let out = command_run(&suite, &["--prompt", "direct", "--name", "cot"], &env)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("another --name"));
+
     let template = dir.path().join("mine.j2");
     std::fs::write(
         &template,

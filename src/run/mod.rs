@@ -282,6 +282,41 @@ pub fn run_suite(
     } else {
         Vec::new()
     };
+    let previous = std::fs::read_to_string(run_dir.join(RUN_FILE))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+    // A run folder holds one configuration: resuming with another model or
+    // prompt would mix two models' answers in one file.
+    let template_text = match &opts.prompt_template {
+        Some(path) => std::fs::read_to_string(path).unwrap_or_default(),
+        None => String::new(),
+    };
+    let config_id = blake3::hash(
+        json!([
+            adapter.cache_key(),
+            opts.strategy.name(),
+            template_text,
+            opts.execute_pot,
+            opts.cache_tag
+        ])
+        .to_string()
+        .as_bytes(),
+    )
+    .to_hex()[..16]
+        .to_string();
+    if let Some(before) = previous
+        .as_ref()
+        .and_then(|v| v.get("config_id"))
+        .and_then(|v| v.as_str())
+        && before != config_id
+        && !existing.is_empty()
+    {
+        return Err(RunError::Config(format!(
+            "run `{name}` was made with other adapter or prompt settings (see {}); \
+             choose another --name for this configuration",
+            run_dir.join(RUN_FILE).display()
+        )));
+    }
     if opts.retry_errors {
         let before = existing.len();
         existing.retain(|p| !(p.is_error() && order.contains_key(&p.id)));
@@ -311,9 +346,6 @@ pub fn run_suite(
         None
     };
 
-    let previous = std::fs::read_to_string(run_dir.join(RUN_FILE))
-        .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
     let first_started = previous
         .as_ref()
         .and_then(|v| v.get("first_started").and_then(|s| s.as_str()))
@@ -337,6 +369,7 @@ pub fn run_suite(
             },
             "cache": cache.as_ref().map(|c| c.dir().display().to_string()),
             "cache_tag": opts.cache_tag,
+            "config_id": config_id,
             "first_started": first_started,
             "started": started,
             "ended": ended,
