@@ -1,1 +1,271 @@
-//! Model adapters (issue 5).
+//! Model adapters (issue 5): one trait, one file per adapter, one registry
+//! function ([`build`]) that chooses an adapter by name.
+//!
+//! An adapter turns a [`Request`] (the suite's PNG bytes, never re-encoded,
+//! plus the rendered prompt and the question's parts) into a [`Response`]
+//! (raw text, token usage if known) or a typed [`AdapterError`]. Extraction,
+//! caching, resuming and concurrency live in [`crate::run`].
+
+pub mod blind;
+pub mod command;
+pub mod ocr;
+pub mod openai;
+pub mod oracle;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::ir::{Item, QuestionType, Turn, Usage};
+
+pub use oracle::OracleFn;
+
+/// One question to answer.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub item_id: String,
+    /// The suite's PNG bytes as stored on disk.
+    pub image_png: Arc<Vec<u8>>,
+    pub question: String,
+    /// The rendered prompt (question included) sent to models.
+    pub prompt: String,
+    pub question_type: QuestionType,
+    pub history: Vec<Turn>,
+    pub paragraph: Option<String>,
+    pub choices: Vec<String>,
+    /// The whole item, for built-in baselines only (`oracle`, `ocr` use its
+    /// query to know what is asked; model adapters never look at it).
+    pub item: Arc<Item>,
+}
+
+/// A model's answer before extraction.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+pub struct Response {
+    /// The raw text (reasoning fields, when a server returns them separately,
+    /// are wrapped in `<think>…</think>` in front of the content).
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
+    /// Calls made for this answer (1 without retries).
+    #[serde(default)]
+    pub attempts: u32,
+    /// The final answer when the adapter computes it itself (built-in
+    /// baselines); `None` means "extract it from `text`".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
+}
+
+/// Why an adapter could not answer. Such failures are recorded as errors in
+/// `predictions.jsonl`, never scored as wrong answers.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum AdapterError {
+    #[error("bad adapter configuration: {0}")]
+    Config(String),
+    #[error("HTTP {status} after {attempts} attempt(s): {body}")]
+    Http {
+        status: u16,
+        body: String,
+        attempts: u32,
+    },
+    #[error("timed out after {attempts} attempt(s): {message}")]
+    Timeout { message: String, attempts: u32 },
+    #[error("connection failed after {attempts} attempt(s): {message}")]
+    Transport { message: String, attempts: u32 },
+    #[error("malformed response after {attempts} attempt(s): {message}")]
+    Protocol { message: String, attempts: u32 },
+    #[error("worker failed after {attempts} attempt(s): {message}")]
+    Worker { message: String, attempts: u32 },
+    #[error("the model reported an error: {0}")]
+    Model(String),
+    #[error("{tool} is not available: {message}")]
+    ToolMissing { tool: String, message: String },
+    #[error("{0}")]
+    Other(String),
+}
+
+impl AdapterError {
+    /// Short kind name used for error counts in `run.json`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            AdapterError::Config(_) => "config",
+            AdapterError::Http { status: 429, .. } => "rate_limited",
+            AdapterError::Http { status, .. } if *status >= 500 => "server_error",
+            AdapterError::Http { .. } => "http",
+            AdapterError::Timeout { .. } => "timeout",
+            AdapterError::Transport { .. } => "transport",
+            AdapterError::Protocol { .. } => "protocol",
+            AdapterError::Worker { .. } => "worker",
+            AdapterError::Model(_) => "model",
+            AdapterError::ToolMissing { .. } => "tool_missing",
+            AdapterError::Other(_) => "other",
+        }
+    }
+
+    /// Calls made before giving up.
+    pub fn attempts(&self) -> u32 {
+        match self {
+            AdapterError::Http { attempts, .. }
+            | AdapterError::Timeout { attempts, .. }
+            | AdapterError::Transport { attempts, .. }
+            | AdapterError::Protocol { attempts, .. }
+            | AdapterError::Worker { attempts, .. } => *attempts,
+            _ => 1,
+        }
+    }
+}
+
+/// Where a run happens; given to [`Adapter::start`] before the first request.
+#[derive(Debug, Clone)]
+pub struct RunContext {
+    pub suite: PathBuf,
+    /// `SUITE/runs/RUN`, for adapter logs (e.g. worker stderr).
+    pub run_dir: PathBuf,
+}
+
+pub trait Adapter: Send + Sync {
+    fn name(&self) -> &str;
+    /// Everything about this adapter that changes its output (model, base
+    /// URL, generation parameters, command line) and nothing that does not
+    /// (concurrency, timeouts, retries). Part of the response-cache key.
+    fn cache_key(&self) -> String;
+    fn answer(&self, req: &Request) -> Result<Response, AdapterError>;
+
+    /// Settings recorded in `run.json`. Never contains secrets.
+    fn settings(&self) -> serde_json::Value {
+        serde_json::json!({ "adapter": self.name() })
+    }
+    /// Requests the run engine keeps in flight at once.
+    fn concurrency(&self) -> usize {
+        1
+    }
+    /// Whether responses may be served from the response cache. Built-in
+    /// baselines are instant and depend on more than the prompt, so they opt out.
+    fn cacheable(&self) -> bool {
+        true
+    }
+    /// Called once before the first request of a run.
+    fn start(&self, _ctx: &RunContext) -> Result<(), AdapterError> {
+        Ok(())
+    }
+}
+
+/// Options for every adapter; each adapter reads the ones it understands.
+#[derive(Clone)]
+pub struct AdapterOptions {
+    // openai
+    pub base_url: String,
+    pub model: Option<String>,
+    /// Name of the environment variable holding the API key (the key itself
+    /// is read at build time and never stored in settings, logs or files).
+    pub api_key_env: String,
+    pub temperature: f64,
+    pub max_tokens: Option<u32>,
+    pub seed: Option<u64>,
+    /// Extra top-level JSON fields merged into each chat-completions body.
+    pub extra_json: Option<serde_json::Value>,
+    pub concurrency: usize,
+    pub timeout: Duration,
+    pub retry: bool,
+    pub max_retries: u32,
+    /// Base delay of the exponential backoff.
+    pub retry_base: Duration,
+    /// Longest single wait (also caps Retry-After).
+    pub retry_max_wait: Duration,
+    // command
+    pub cmd: Option<String>,
+    pub workers: usize,
+    // oracle
+    pub oracle_fn: Option<OracleFn>,
+    // blind
+    pub blind_seed: u64,
+}
+
+impl Default for AdapterOptions {
+    fn default() -> Self {
+        AdapterOptions {
+            base_url: "http://127.0.0.1:8000/v1".into(),
+            model: None,
+            api_key_env: "OPENAI_API_KEY".into(),
+            temperature: 0.0,
+            max_tokens: None,
+            seed: None,
+            extra_json: None,
+            concurrency: 8,
+            timeout: Duration::from_secs(120),
+            retry: true,
+            max_retries: 5,
+            retry_base: Duration::from_millis(500),
+            retry_max_wait: Duration::from_secs(60),
+            cmd: None,
+            workers: 1,
+            oracle_fn: None,
+            blind_seed: 0,
+        }
+    }
+}
+
+impl std::fmt::Debug for AdapterOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AdapterOptions")
+            .field("base_url", &self.base_url)
+            .field("model", &self.model)
+            .field("api_key_env", &self.api_key_env)
+            .field("concurrency", &self.concurrency)
+            .field("cmd", &self.cmd)
+            .field("workers", &self.workers)
+            .field("oracle_fn", &self.oracle_fn.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Names accepted by [`build`].
+pub const ADAPTERS: [&str; 5] = ["oracle", "blind", "openai", "command", "ocr"];
+
+/// The one place adapters are chosen by name.
+pub fn build(name: &str, opts: &AdapterOptions) -> Result<Arc<dyn Adapter>, AdapterError> {
+    match name.trim() {
+        "oracle" => Ok(Arc::new(oracle::Oracle::new(opts)?)),
+        "blind" => Ok(Arc::new(blind::Blind::new(opts))),
+        "openai" => Ok(Arc::new(openai::OpenAi::new(opts)?)),
+        "command" => Ok(Arc::new(command::Command::new(opts)?)),
+        "ocr" => Ok(Arc::new(ocr::Ocr::new()?)),
+        other => Err(AdapterError::Config(format!(
+            "unknown adapter `{other}` (known: {})",
+            ADAPTERS.join(", ")
+        ))),
+    }
+}
+
+/// Exponential backoff with seeded jitter: `base * 2^(attempt-1)` scaled by
+/// a factor in [0.5, 1.5) derived from the item id and attempt, so retries of
+/// many items spread out but a rerun waits the same way.
+pub(crate) fn backoff(item_id: &str, attempt: u32, base: Duration, max: Duration) -> Duration {
+    use rand::RngExt;
+    let exp = base.saturating_mul(1u32 << attempt.saturating_sub(1).min(16));
+    let mut rng = crate::seed::rng(0, &["backoff", item_id, &attempt.to_string()]);
+    let factor: f64 = rng.random_range(0.5..1.5);
+    exp.mul_f64(factor).min(max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_grows_is_capped_and_is_seeded() {
+        let base = Duration::from_millis(100);
+        let max = Duration::from_secs(2);
+        let a1 = backoff("x", 1, base, max);
+        assert!(a1 >= Duration::from_millis(50) && a1 < Duration::from_millis(150));
+        let a4 = backoff("x", 4, base, max);
+        assert!(a4 >= Duration::from_millis(400) && a4 < Duration::from_millis(1200));
+        assert_eq!(backoff("x", 10, base, max), max);
+        assert_eq!(backoff("x", 3, base, max), backoff("x", 3, base, max));
+    }
+
+    #[test]
+    fn unknown_adapter_names_the_known_ones() {
+        let err = build("gpt", &AdapterOptions::default()).err().unwrap();
+        assert!(err.to_string().contains("oracle, blind"));
+    }
+}

@@ -1,9 +1,80 @@
-//! `chartstress report`.
+//! `chartstress report`: write report.json, report.md, report.html and junit.xml.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use chartstress::report::check::parse_axis_threshold;
+use chartstress::report::{Bound, CheckOptions, WriteOptions, build_report, write_report};
+use chartstress::score::Metric;
 
 /// Arguments of `chartstress report`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Suite folder (with items.jsonl and runs/).
+    pub suite: PathBuf,
+    /// Runs to report (names under SUITE/runs/); default: all.
+    #[arg(long, num_args = 1..)]
+    pub runs: Vec<String>,
+    /// Metric: relaxed, chartqapro-reference, chartqa, exact, anls.
+    #[arg(long, short, default_value = "relaxed")]
+    pub metric: Metric,
+    /// Output folder (default: SUITE/report).
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Gap threshold (points) turned into junit.xml test cases.
+    #[arg(long)]
+    pub max_gap: Option<f64>,
+    /// Per-axis gap thresholds AXIS=POINTS for junit.xml.
+    #[arg(long, value_parser = parse_axis_threshold)]
+    pub max_gap_axis: Vec<(String, f64)>,
+    /// Minimum original-set accuracy (percent) for junit.xml.
+    #[arg(long)]
+    pub min_accuracy: Option<f64>,
+    /// Judge junit thresholds on the 95% bound (upper) or the point estimate.
+    #[arg(long, default_value = "upper")]
+    pub bound: Bound,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<std::process::ExitCode> {
-    anyhow::bail!("`report` is not built yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let report = build_report(&args.suite, &args.runs, args.metric)?;
+    let out = args
+        .output
+        .clone()
+        .unwrap_or_else(|| args.suite.join("report"));
+    let opts = WriteOptions {
+        check: CheckOptions {
+            max_gap: args.max_gap,
+            max_gap_axis: args.max_gap_axis,
+            min_accuracy: args.min_accuracy,
+            bound: args.bound,
+        },
+    };
+    let written = write_report(&report, &args.suite, &out, &opts)?;
+    println!(
+        "{:<24} {:>8} {:>8} {:>8}  accuracy per set (gap original − modified, points)",
+        "run", "scored", "errors", "missing"
+    );
+    for run in &report.runs {
+        let gaps: Vec<String> = run
+            .gaps
+            .iter()
+            .map(|g| format!("{} {}", g.name, chartstress::report::fmt_opt(g.gap, 1)))
+            .collect();
+        println!(
+            "{:<24} {:>8} {:>8} {:>8}  {} ({})",
+            run.name,
+            run.scored,
+            run.errors,
+            run.missing,
+            chartstress::report::check::set_summary(run),
+            gaps.join(", ")
+        );
+        for w in &run.warnings {
+            eprintln!("warning: {w}");
+        }
+    }
+    for path in written {
+        println!("wrote {}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
 }

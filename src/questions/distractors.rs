@@ -61,12 +61,7 @@ fn number_candidates(value: f64, decimals: u8, data: Option<&PanelData>) -> Vec<
         .collect()
 }
 
-fn text_candidates(
-    answer: &Answer,
-    query: &Query,
-    data: Option<&PanelData>,
-    scene: &Scene,
-) -> Vec<String> {
+fn text_candidates(query: &Query, data: Option<&PanelData>, scene: &Scene) -> Vec<String> {
     let mut out = Vec::new();
     match query {
         Query::Trend { .. } | Query::GeneralTrend { .. } => {
@@ -157,7 +152,7 @@ pub fn distractors(
                 .iter()
                 .map(|d| (value + d).to_string())
                 .collect();
-            v.extend(text_candidates(answer, query, data, scene));
+            v.extend(text_candidates(query, data, scene));
             v
         }
         Answer::List { values } => {
@@ -177,7 +172,7 @@ pub fn distractors(
             }
             v
         }
-        Answer::Text { .. } => text_candidates(answer, query, data, scene),
+        Answer::Text { .. } => text_candidates(query, data, scene),
         _ => Vec::new(),
     };
     // Keep clearly wrong, distinct options; numbers must also be far from each other.

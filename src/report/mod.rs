@@ -1,1 +1,675 @@
-//! Reports and the CI gate (issue 6).
+//! Reports for runs of a suite: every number in `report.json`, the same in
+//! `report.md`, a self-contained `report.html` with plots and a failure
+//! gallery, and `junit.xml`; plus the CI gate used by `chartstress check`.
+
+pub mod check;
+mod html;
+mod junit;
+pub mod load;
+mod markdown;
+mod plots;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::ir::{Item, Prediction, SetName};
+use crate::score::{Metric, prediction_text, score_item};
+use crate::stats::{self, BootstrapOptions, Flips, Interval, Pair};
+
+pub use check::{Bound, CheckOptions, CheckOutcome, evaluate};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error("{}: {message}", path.display())]
+    Io { path: PathBuf, message: String },
+    #[error("{}:{line}:{column}: {message}", path.display())]
+    Parse {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("{}: the suite has no items", .0.display())]
+    NoItems(PathBuf),
+    #[error("run `{run}` not found: no {}", path.display())]
+    MissingRun { run: String, path: PathBuf },
+    #[error("{}: no runs (expected SUITE/runs/RUN/predictions.jsonl)", .0.display())]
+    NoRuns(PathBuf),
+    #[error("rendering {what}: {message}")]
+    Render { what: String, message: String },
+}
+
+/// Options of [`build_report_with`]; [`build_report`] uses the defaults.
+#[derive(Debug, Clone)]
+pub struct ReportOptions {
+    pub bootstrap: BootstrapOptions,
+    /// Use the suite's seed for the bootstrap (else `bootstrap.seed`).
+    pub seed_from_suite: bool,
+    /// Flipped pairs kept per run for the failure gallery.
+    pub max_failures: usize,
+}
+
+impl Default for ReportOptions {
+    fn default() -> Self {
+        ReportOptions {
+            bootstrap: BootstrapOptions::default(),
+            seed_from_suite: true,
+            max_failures: 24,
+        }
+    }
+}
+
+/// Everything a report shows. Accuracies, gaps and intervals are in
+/// percentage points (0–100).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub tool_version: String,
+    /// The suite folder's name.
+    pub suite: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suite_fingerprint: Option<String>,
+    pub metric: String,
+    pub bootstrap_seed: u64,
+    pub bootstrap_resamples: usize,
+    /// Score at or above which an item counts as right for flips and McNemar.
+    pub right_threshold: f64,
+    pub runs: Vec<RunReport>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunReport {
+    pub name: String,
+    pub adapter: String,
+    /// The run's `run.json`, as written.
+    pub info: serde_json::Value,
+    pub items: usize,
+    /// Items with a usable prediction (counted in accuracies).
+    pub scored: usize,
+    /// Predictions whose model call failed: not wrong answers, left out of accuracies.
+    pub errors: usize,
+    /// Items without any prediction.
+    pub missing: usize,
+    /// Predictions whose id is not an item of the suite.
+    pub unknown_ids: usize,
+    pub warnings: Vec<String>,
+    pub sets: Vec<SetStats>,
+    pub gaps: Vec<GapStats>,
+    pub axes: Vec<AxisStats>,
+    pub breakdowns: Vec<Breakdown>,
+    /// Right→wrong pairs, at most `max_failures`, taken in turn from each modified set.
+    pub failures: Vec<Failure>,
+    pub failures_total: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SetStats {
+    pub set: String,
+    pub items: usize,
+    pub scored: usize,
+    pub errors: usize,
+    pub missing: usize,
+    pub accuracy: Option<f64>,
+    pub ci: Option<Interval>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GapStats {
+    /// A modified set name, or an axis name for per-axis gaps.
+    pub name: String,
+    /// Pairs where both items have a usable prediction.
+    pub pairs: usize,
+    /// Accuracy over the originals of those pairs (an original counts once per pair).
+    pub original_accuracy: Option<f64>,
+    pub modified_accuracy: Option<f64>,
+    /// original − modified.
+    pub gap: Option<f64>,
+    /// Paired cluster-bootstrap interval of the gap.
+    pub ci: Option<Interval>,
+    pub mcnemar_p: Option<f64>,
+    pub flips: Flips,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CurvePoint {
+    /// 0 = the paired originals.
+    pub severity: u8,
+    pub n: usize,
+    pub accuracy: Option<f64>,
+    pub ci: Option<Interval>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AxisStats {
+    pub axis: String,
+    pub gap: GapStats,
+    /// Accuracy against severity (the robustness curve).
+    pub curve: Vec<CurvePoint>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cell {
+    pub set: String,
+    pub n: usize,
+    pub accuracy: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Group {
+    pub key: String,
+    pub n: usize,
+    pub accuracy: Option<f64>,
+    pub ci: Option<Interval>,
+    /// The same split per set.
+    pub sets: Vec<Cell>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Breakdown {
+    /// chart_kind, family, question_type, answer_kind, answerable, realizer.
+    pub dimension: String,
+    pub groups: Vec<Group>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FailureSide {
+    pub id: String,
+    /// Image path relative to the suite folder.
+    pub image: String,
+    pub question: String,
+    pub gold: String,
+    pub prediction: String,
+    pub score: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Failure {
+    pub set: String,
+    /// "axis/name (severity)" of each perturbation.
+    pub perturbations: Vec<String>,
+    pub original: FailureSide,
+    pub modified: FailureSide,
+}
+
+/// Builds the report of the given runs (all runs when empty) of a suite.
+pub fn build_report(suite: &Path, runs: &[String], metric: Metric) -> Result<Report, ReportError> {
+    build_report_with(suite, runs, metric, &ReportOptions::default())
+}
+
+pub fn build_report_with(
+    suite: &Path,
+    runs: &[String],
+    metric: Metric,
+    opts: &ReportOptions,
+) -> Result<Report, ReportError> {
+    if !suite.is_dir() {
+        return Err(ReportError::Io {
+            path: suite.to_path_buf(),
+            message: "not a suite folder".into(),
+        });
+    }
+    let items = load::read_items(suite)?;
+    let manifest = load::read_manifest(suite);
+    let run_names: Vec<String> = if runs.is_empty() {
+        load::list_runs(suite)
+    } else {
+        runs.to_vec()
+    };
+    if run_names.is_empty() {
+        return Err(ReportError::NoRuns(suite.to_path_buf()));
+    }
+    let seed = match (&manifest, opts.seed_from_suite) {
+        (Some(m), true) => m.seed,
+        _ => opts.bootstrap.seed,
+    };
+    let bootstrap = BootstrapOptions {
+        seed,
+        ..opts.bootstrap.clone()
+    };
+    let mut run_reports = Vec::new();
+    for name in &run_names {
+        let data = load::read_run(suite, name)?;
+        run_reports.push(run_report(
+            name,
+            &items,
+            data,
+            metric,
+            &bootstrap,
+            opts.max_failures,
+        ));
+    }
+    Ok(Report {
+        tool_version: crate::VERSION.to_string(),
+        suite: suite
+            .canonicalize()
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| suite.display().to_string()),
+        suite_fingerprint: manifest.map(|m| m.fingerprint),
+        metric: metric.name().to_string(),
+        bootstrap_seed: seed,
+        bootstrap_resamples: bootstrap.resamples,
+        right_threshold: stats::RIGHT,
+        runs: run_reports,
+    })
+}
+
+/// What became of one item in a run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Outcome {
+    Scored(f64),
+    Error,
+    Missing,
+}
+
+fn pct(x: f64) -> f64 {
+    x * 100.0
+}
+
+fn pct_interval(i: Interval) -> Interval {
+    Interval {
+        low: pct(i.low),
+        high: pct(i.high),
+    }
+}
+
+fn accuracy_of(scores: &[f64]) -> (Option<f64>, Option<Interval>) {
+    if scores.is_empty() {
+        return (None, None);
+    }
+    let sum: f64 = scores.iter().sum();
+    (
+        Some(pct(sum / scores.len() as f64)),
+        Some(pct_interval(stats::wilson(sum, scores.len()))),
+    )
+}
+
+fn gap_stats(name: &str, pairs: &[Pair], bootstrap: &BootstrapOptions, label: &str) -> GapStats {
+    let flips = stats::flips(pairs);
+    if pairs.is_empty() {
+        return GapStats {
+            name: name.to_string(),
+            pairs: 0,
+            original_accuracy: None,
+            modified_accuracy: None,
+            gap: None,
+            ci: None,
+            mcnemar_p: None,
+            flips,
+        };
+    }
+    let n = pairs.len() as f64;
+    GapStats {
+        name: name.to_string(),
+        pairs: pairs.len(),
+        original_accuracy: Some(pct(pairs.iter().map(|p| p.original).sum::<f64>() / n)),
+        modified_accuracy: Some(pct(pairs.iter().map(|p| p.modified).sum::<f64>() / n)),
+        gap: Some(pct(stats::gap(pairs))),
+        ci: stats::paired_bootstrap(pairs, bootstrap, label).map(pct_interval),
+        mcnemar_p: Some(stats::mcnemar_exact(
+            flips.right_to_wrong,
+            flips.wrong_to_right,
+        )),
+        flips,
+    }
+}
+
+fn run_report(
+    name: &str,
+    items: &[Item],
+    data: load::RunData,
+    metric: Metric,
+    bootstrap: &BootstrapOptions,
+    max_failures: usize,
+) -> RunReport {
+    let by_id: BTreeMap<&str, &Item> = items.iter().map(|i| (i.id.as_str(), i)).collect();
+    let outcome_of = |item: &Item| -> Outcome {
+        match data.predictions.get(&item.id) {
+            None => Outcome::Missing,
+            Some(p) if p.is_error() => Outcome::Error,
+            Some(p) => Outcome::Scored(score_item(metric, item, p)),
+        }
+    };
+    let outcomes: BTreeMap<&str, Outcome> = items
+        .iter()
+        .map(|i| (i.id.as_str(), outcome_of(i)))
+        .collect();
+    let scored_of = |id: &str| match outcomes.get(id) {
+        Some(Outcome::Scored(s)) => Some(*s),
+        _ => None,
+    };
+
+    let mut sets = Vec::new();
+    for set in SetName::ALL {
+        let members: Vec<&Item> = items.iter().filter(|i| i.set == set).collect();
+        if members.is_empty() {
+            continue;
+        }
+        let scores: Vec<f64> = members.iter().filter_map(|i| scored_of(&i.id)).collect();
+        let count = |o: Outcome| {
+            members
+                .iter()
+                .filter(|i| outcomes[i.id.as_str()] == o)
+                .count()
+        };
+        let (accuracy, ci) = accuracy_of(&scores);
+        sets.push(SetStats {
+            set: set.name().to_string(),
+            items: members.len(),
+            scored: scores.len(),
+            errors: count(Outcome::Error),
+            missing: count(Outcome::Missing),
+            accuracy,
+            ci,
+        });
+    }
+
+    // Pairs: each modified item with its original, both scored.
+    let pair_of = |item: &Item| -> Option<Pair> {
+        let origin = by_id.get(item.origin.as_deref()?)?;
+        Some(Pair {
+            cluster: origin.chart_id.clone(),
+            original: scored_of(&origin.id)?,
+            modified: scored_of(&item.id)?,
+        })
+    };
+    let mut gaps = Vec::new();
+    for set in SetName::ALL.into_iter().skip(1) {
+        if !items.iter().any(|i| i.set == set) {
+            continue;
+        }
+        let pairs: Vec<Pair> = items
+            .iter()
+            .filter(|i| i.set == set)
+            .filter_map(pair_of)
+            .collect();
+        gaps.push(gap_stats(
+            set.name(),
+            &pairs,
+            bootstrap,
+            &format!("{name}/{}", set.name()),
+        ));
+    }
+
+    let axis_names: BTreeSet<&str> = items
+        .iter()
+        .flat_map(|i| i.perturbations.iter().map(|p| p.axis.as_str()))
+        .collect();
+    let mut axes = Vec::new();
+    for axis in axis_names {
+        let mut pairs = Vec::new();
+        let mut by_severity: BTreeMap<u8, Vec<f64>> = BTreeMap::new();
+        for item in items.iter().filter(|i| i.set != SetName::Original) {
+            let Some(severity) = item
+                .perturbations
+                .iter()
+                .filter(|p| p.axis == axis)
+                .map(|p| p.severity)
+                .max()
+            else {
+                continue;
+            };
+            if let Some(pair) = pair_of(item) {
+                by_severity.entry(0).or_default().push(pair.original);
+                by_severity.entry(severity).or_default().push(pair.modified);
+                pairs.push(pair);
+            }
+        }
+        let curve = by_severity
+            .into_iter()
+            .map(|(severity, scores)| {
+                let (accuracy, ci) = accuracy_of(&scores);
+                CurvePoint {
+                    severity,
+                    n: scores.len(),
+                    accuracy,
+                    ci,
+                }
+            })
+            .collect();
+        axes.push(AxisStats {
+            axis: axis.to_string(),
+            gap: gap_stats(axis, &pairs, bootstrap, &format!("{name}/axis/{axis}")),
+            curve,
+        });
+    }
+
+    let breakdowns = breakdowns(items, &scored_of);
+    let (failures, failures_total) =
+        failures(items, &by_id, &data.predictions, &scored_of, max_failures);
+    let count_all = |o: Outcome| outcomes.values().filter(|x| **x == o).count();
+    let unknown_ids = data
+        .predictions
+        .keys()
+        .filter(|id| !by_id.contains_key(id.as_str()))
+        .count();
+    let adapter = data
+        .info
+        .get("adapter")
+        .and_then(|a| {
+            a.as_str()
+                .map(str::to_string)
+                .or_else(|| a.get("name")?.as_str().map(str::to_string))
+        })
+        .unwrap_or_else(|| name.to_string());
+    RunReport {
+        name: name.to_string(),
+        adapter,
+        info: data.info,
+        items: items.len(),
+        scored: outcomes
+            .values()
+            .filter(|o| matches!(o, Outcome::Scored(_)))
+            .count(),
+        errors: count_all(Outcome::Error),
+        missing: count_all(Outcome::Missing),
+        unknown_ids,
+        warnings: data.warnings,
+        sets,
+        gaps,
+        axes,
+        breakdowns,
+        failures,
+        failures_total,
+    }
+}
+
+fn breakdowns(items: &[Item], scored_of: &dyn Fn(&str) -> Option<f64>) -> Vec<Breakdown> {
+    type KeyFn = fn(&Item) -> String;
+    let dims: [(&str, KeyFn); 6] = [
+        ("chart_kind", |i| i.chart_kind.name().to_string()),
+        ("family", |i| i.family.clone()),
+        ("question_type", |i| i.question_type.name().to_string()),
+        ("answer_kind", |i| {
+            serde_json::to_value(i.answer_kind)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default()
+        }),
+        ("answerable", |i| {
+            if i.answerable {
+                "answerable"
+            } else {
+                "unanswerable"
+            }
+            .to_string()
+        }),
+        ("realizer", |i| {
+            if i.realization.realizer.is_empty() {
+                "(none)".to_string()
+            } else {
+                i.realization.realizer.clone()
+            }
+        }),
+    ];
+    dims.iter()
+        .map(|(dimension, key_of)| {
+            let mut groups: BTreeMap<String, BTreeMap<SetName, Vec<f64>>> = BTreeMap::new();
+            for item in items {
+                let entry = groups
+                    .entry(key_of(item))
+                    .or_default()
+                    .entry(item.set)
+                    .or_default();
+                if let Some(s) = scored_of(&item.id) {
+                    entry.push(s);
+                }
+            }
+            Breakdown {
+                dimension: dimension.to_string(),
+                groups: groups
+                    .into_iter()
+                    .map(|(key, per_set)| {
+                        let all: Vec<f64> = per_set.values().flatten().copied().collect();
+                        let (accuracy, ci) = accuracy_of(&all);
+                        Group {
+                            key,
+                            n: all.len(),
+                            accuracy,
+                            ci,
+                            sets: per_set
+                                .iter()
+                                .map(|(set, scores)| Cell {
+                                    set: set.name().to_string(),
+                                    n: scores.len(),
+                                    accuracy: accuracy_of(scores).0,
+                                })
+                                .collect(),
+                        }
+                    })
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+fn failures(
+    items: &[Item],
+    by_id: &BTreeMap<&str, &Item>,
+    predictions: &BTreeMap<String, Prediction>,
+    scored_of: &dyn Fn(&str) -> Option<f64>,
+    max: usize,
+) -> (Vec<Failure>, usize) {
+    let side = |item: &Item, score: f64| FailureSide {
+        id: item.id.clone(),
+        image: item.image.clone(),
+        question: item.question.clone(),
+        gold: item.answer_text.clone(),
+        prediction: predictions
+            .get(&item.id)
+            .map(|p| prediction_text(p).to_string())
+            .unwrap_or_default(),
+        score,
+    };
+    let mut all: Vec<Failure> = Vec::new();
+    for item in items.iter().filter(|i| i.set != SetName::Original) {
+        let Some(origin) = item.origin.as_deref().and_then(|o| by_id.get(o)) else {
+            continue;
+        };
+        let (Some(o), Some(m)) = (scored_of(&origin.id), scored_of(&item.id)) else {
+            continue;
+        };
+        if o >= stats::RIGHT && m < stats::RIGHT {
+            all.push(Failure {
+                set: item.set.name().to_string(),
+                perturbations: item
+                    .perturbations
+                    .iter()
+                    .map(|p| format!("{}/{} ({})", p.axis, p.name, p.severity))
+                    .collect(),
+                original: side(origin, o),
+                modified: side(item, m),
+            });
+        }
+    }
+    // Round-robin over modified sets (in set order), id order within a set,
+    // so a capped gallery still shows every kind of modification.
+    let total = all.len();
+    let mut per_set: BTreeMap<SetName, Vec<Failure>> = BTreeMap::new();
+    for f in all {
+        let set = SetName::from_name(&f.set).unwrap_or(SetName::ModifiedBoth);
+        per_set.entry(set).or_default().push(f);
+    }
+    for list in per_set.values_mut() {
+        list.sort_by(|a, b| {
+            (&a.original.id, &a.modified.id).cmp(&(&b.original.id, &b.modified.id))
+        });
+        list.reverse();
+    }
+    let mut all = Vec::new();
+    while all.len() < max && per_set.values().any(|l| !l.is_empty()) {
+        for list in per_set.values_mut() {
+            if all.len() < max
+                && let Some(f) = list.pop()
+            {
+                all.push(f);
+            }
+        }
+    }
+    (all, total)
+}
+
+/// Options for writing report files.
+#[derive(Debug, Clone, Default)]
+pub struct WriteOptions {
+    /// Thresholds turned into JUnit test cases.
+    pub check: CheckOptions,
+}
+
+/// Writes `report.json`, `report.md`, `report.html` and `junit.xml` into
+/// `out`; returns the paths written.
+pub fn write_report(
+    report: &Report,
+    suite: &Path,
+    out: &Path,
+    opts: &WriteOptions,
+) -> Result<Vec<PathBuf>, ReportError> {
+    fs::create_dir_all(out).map_err(|e| ReportError::Io {
+        path: out.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    let json = serde_json::to_string_pretty(report).map_err(|e| ReportError::Render {
+        what: "report.json".into(),
+        message: e.to_string(),
+    })?;
+    let files = [
+        ("report.json", json + "\n"),
+        ("report.md", markdown::render(report)),
+        ("report.html", html::render(report, suite)?),
+        ("junit.xml", junit::render(report, &opts.check)),
+    ];
+    let mut written = Vec::new();
+    for (name, body) in files {
+        let path = out.join(name);
+        fs::write(&path, body).map_err(|e| ReportError::Io {
+            path: path.clone(),
+            message: e.to_string(),
+        })?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+/// "12.3" or "–" for a missing number.
+pub fn fmt_opt(x: Option<f64>, decimals: usize) -> String {
+    x.map_or_else(|| "–".to_string(), |v| format!("{v:.decimals$}"))
+}
+
+/// "[10.1, 14.2]" or "–".
+pub fn fmt_ci(ci: Option<Interval>) -> String {
+    ci.map_or_else(
+        || "–".to_string(),
+        |i| format!("[{:.1}, {:.1}]", i.low, i.high),
+    )
+}
+
+/// p-values: three significant digits, "<0.001" below.
+pub fn fmt_p(p: Option<f64>) -> String {
+    match p {
+        None => "–".into(),
+        Some(p) if p < 0.001 => "<0.001".into(),
+        Some(p) => format!("{p:.3}"),
+    }
+}

@@ -1,0 +1,368 @@
+//! `command`: a user program speaking JSON lines. It is started once per
+//! worker (`--workers N`) with `sh -c CMD`, reads one request object per line
+//! on stdin and writes one response object per line on stdout (the protocol
+//! is documented in `docs/readme/adapters.md`). A worker that exits or stops
+//! answering within the timeout is killed and restarted, and the item is
+//! retried; each worker's stderr is appended to `RUN/worker-K.stderr.log`.
+
+use std::fs::OpenOptions;
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Condvar, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use serde::{Deserialize, Serialize};
+
+use crate::ir::{Turn, Usage};
+
+use super::{Adapter, AdapterError, AdapterOptions, Request, Response, RunContext};
+
+/// One request line written to the program's stdin.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct WireRequest {
+    pub id: String,
+    pub question: String,
+    pub prompt: String,
+    pub question_type: String,
+    pub history: Vec<Turn>,
+    pub paragraph: Option<String>,
+    pub choices: Vec<String>,
+    /// The suite's PNG bytes, base64 (standard alphabet, padded).
+    pub image_png_base64: String,
+}
+
+/// One response line read from the program's stdout.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct WireResponse {
+    pub id: String,
+    #[serde(default)]
+    pub text: Option<String>,
+    #[serde(default)]
+    pub usage: Option<Usage>,
+    /// Set when the program could not answer this item.
+    #[serde(default)]
+    pub error: Option<String>,
+}
+
+pub struct Command {
+    cmd: String,
+    workers: usize,
+    timeout: Duration,
+    max_retries: u32,
+    log_dir: OnceLock<PathBuf>,
+    idle: Mutex<Vec<(usize, Option<Worker>)>>,
+    returned: Condvar,
+    /// Whether any worker ever answered; until then repeated deaths mean the
+    /// command is broken rather than one item being hard.
+    answered_any: AtomicBool,
+    early_deaths: AtomicU32,
+}
+
+struct Worker {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<std::io::Result<String>>,
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        // Closing stdin asks a well-behaved program to exit; kill the rest.
+        drop(self.stdin.take());
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        kill_group(&mut self.child);
+    }
+}
+
+enum Outcome {
+    Answered(WireResponse),
+    /// The worker is unusable (exited, timed out, wrote garbage) and must be replaced.
+    Broken(AdapterError),
+}
+
+impl Command {
+    pub fn new(opts: &AdapterOptions) -> Result<Command, AdapterError> {
+        let cmd = opts
+            .cmd
+            .clone()
+            .filter(|c| !c.trim().is_empty())
+            .ok_or_else(|| {
+                AdapterError::Config("the command adapter needs --cmd \"PROGRAM ARGS\"".into())
+            })?;
+        let workers = opts.workers.max(1);
+        Ok(Command {
+            cmd,
+            workers,
+            timeout: opts.timeout,
+            max_retries: if opts.retry { opts.max_retries } else { 0 },
+            log_dir: OnceLock::new(),
+            idle: Mutex::new((0..workers).rev().map(|k| (k, None)).collect()),
+            returned: Condvar::new(),
+            answered_any: AtomicBool::new(false),
+            early_deaths: AtomicU32::new(0),
+        })
+    }
+
+    fn spawn(&self, index: usize) -> Result<Worker, AdapterError> {
+        let stderr = match self.log_dir.get() {
+            Some(dir) => {
+                let path = dir.join(format!("worker-{index}.stderr.log"));
+                let file = OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(&path)
+                    .map_err(|e| {
+                        AdapterError::Config(format!("cannot open {}: {e}", path.display()))
+                    })?;
+                Stdio::from(file)
+            }
+            None => Stdio::inherit(),
+        };
+        let mut command = std::process::Command::new("sh");
+        command.arg("-c").arg(&self.cmd);
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(stderr)
+            .spawn()
+            .map_err(|e| AdapterError::Config(format!("cannot start `{}`: {e}", self.cmd)))?;
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let failed = line.is_err();
+                if tx.send(line).is_err() || failed {
+                    return;
+                }
+            }
+        });
+        Ok(Worker {
+            stdin: child.stdin.take(),
+            child,
+            lines: rx,
+        })
+    }
+
+    fn take_worker(&self) -> (usize, Option<Worker>) {
+        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(slot) = idle.pop() {
+                return slot;
+            }
+            idle = self.returned.wait(idle).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    fn put_worker(&self, index: usize, worker: Option<Worker>) {
+        self.idle
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((index, worker));
+        self.returned.notify_one();
+    }
+
+    fn exchange(&self, worker: &mut Worker, line: &str, id: &str, attempt: u32) -> Outcome {
+        let broken = |message: String| {
+            Outcome::Broken(AdapterError::Worker {
+                message,
+                attempts: attempt,
+            })
+        };
+        let Some(stdin) = worker.stdin.as_mut() else {
+            return broken("stdin closed".into());
+        };
+        if let Err(e) = stdin
+            .write_all(line.as_bytes())
+            .and_then(|_| stdin.write_all(b"\n"))
+            .and_then(|_| stdin.flush())
+        {
+            return broken(format!(
+                "cannot write the request: {e}{}",
+                exit_note(worker)
+            ));
+        }
+        let deadline = Instant::now() + self.timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match worker.lines.recv_timeout(left) {
+                Ok(Ok(out)) => {
+                    let out = out.trim();
+                    // Only JSON objects are responses; other stdout chatter is skipped.
+                    if !out.starts_with('{') {
+                        continue;
+                    }
+                    return match serde_json::from_str::<WireResponse>(out) {
+                        Ok(resp) if resp.id == id => Outcome::Answered(resp),
+                        Ok(resp) => broken(format!(
+                            "answered id {} while {id} was asked (one request at a time, in order)",
+                            resp.id
+                        )),
+                        Err(e) => broken(format!("malformed response line ({e}): {out}")),
+                    };
+                }
+                Ok(Err(e)) => return broken(format!("cannot read stdout: {e}")),
+                Err(RecvTimeoutError::Timeout) => {
+                    return Outcome::Broken(AdapterError::Timeout {
+                        message: format!("no answer within {:?}", self.timeout),
+                        attempts: attempt,
+                    });
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return broken(format!("the program exited{}", exit_note(worker)));
+                }
+            }
+        }
+    }
+}
+
+/// Kills the worker and anything it started (it runs in its own process group,
+/// so a `sh -c` wrapper does not leave its model process behind).
+fn kill_group(child: &mut Child) {
+    #[cfg(unix)]
+    {
+        let _ = std::process::Command::new("kill")
+            .arg("-KILL")
+            .arg(format!("-{}", child.id()))
+            .stderr(Stdio::null())
+            .status();
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+fn exit_note(worker: &mut Worker) -> String {
+    // Give a crashing process a moment to be reaped so its status is known.
+    for _ in 0..50 {
+        if let Ok(Some(status)) = worker.child.try_wait() {
+            return format!(" ({status})");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    String::new()
+}
+
+impl Adapter for Command {
+    fn name(&self) -> &str {
+        "command"
+    }
+
+    fn cache_key(&self) -> String {
+        format!("command: {}", self.cmd)
+    }
+
+    fn settings(&self) -> serde_json::Value {
+        serde_json::json!({
+            "adapter": "command",
+            "cmd": self.cmd,
+            "workers": self.workers,
+            "timeout_secs": self.timeout.as_secs_f64(),
+            "max_retries": self.max_retries,
+        })
+    }
+
+    fn concurrency(&self) -> usize {
+        self.workers
+    }
+
+    fn start(&self, ctx: &RunContext) -> Result<(), AdapterError> {
+        let _ = self.log_dir.set(ctx.run_dir.clone());
+        // Start every worker now so slow model loading overlaps.
+        let slots: Vec<_> = (0..self.workers).map(|_| self.take_worker()).collect();
+        let mut first_error = None;
+        for (index, worker) in slots {
+            let worker = match worker {
+                Some(w) => Some(w),
+                None => match self.spawn(index) {
+                    Ok(w) => Some(w),
+                    Err(e) => {
+                        first_error.get_or_insert(e);
+                        None
+                    }
+                },
+            };
+            self.put_worker(index, worker);
+        }
+        first_error.map_or(Ok(()), Err)
+    }
+
+    fn answer(&self, req: &Request) -> Result<Response, AdapterError> {
+        let wire = WireRequest {
+            id: req.item_id.clone(),
+            question: req.question.clone(),
+            prompt: req.prompt.clone(),
+            question_type: req.question_type.name().to_string(),
+            history: req.history.clone(),
+            paragraph: req.paragraph.clone(),
+            choices: req.choices.clone(),
+            image_png_base64: base64::engine::general_purpose::STANDARD
+                .encode(req.image_png.as_slice()),
+        };
+        let line = serde_json::to_string(&wire).expect("request serializes");
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let (index, worker) = self.take_worker();
+            let mut worker = match worker {
+                Some(w) => w,
+                None => match self.spawn(index) {
+                    Ok(w) => w,
+                    Err(e) => {
+                        self.put_worker(index, None);
+                        return Err(e);
+                    }
+                },
+            };
+            match self.exchange(&mut worker, &line, &req.item_id, attempt) {
+                Outcome::Answered(resp) => {
+                    self.answered_any.store(true, Ordering::Relaxed);
+                    self.put_worker(index, Some(worker));
+                    if let Some(error) = resp.error {
+                        return Err(AdapterError::Model(error));
+                    }
+                    return Ok(Response {
+                        text: resp.text.unwrap_or_default(),
+                        usage: resp.usage,
+                        attempts: attempt,
+                        answer: None,
+                    });
+                }
+                Outcome::Broken(err) => {
+                    let status = worker.child.try_wait().ok().flatten();
+                    drop(worker);
+                    self.put_worker(index, None);
+                    // sh's "not found" / "not executable": no retry will help.
+                    if let Some(code @ (126 | 127)) = status.and_then(|s| s.code()) {
+                        return Err(AdapterError::Config(format!(
+                            "`{}` could not be run (exit status {code}); see worker-{index}.stderr.log",
+                            self.cmd
+                        )));
+                    }
+                    if !self.answered_any.load(Ordering::Relaxed) {
+                        let deaths = self.early_deaths.fetch_add(1, Ordering::Relaxed) + 1;
+                        if deaths > self.max_retries + self.workers as u32 {
+                            return Err(AdapterError::Config(format!(
+                                "`{}` failed {deaths} times without answering any request ({err}); \
+                                 see the worker-K.stderr.log files",
+                                self.cmd
+                            )));
+                        }
+                    }
+                    if attempt > self.max_retries {
+                        return Err(err);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,367 @@
+//! Report plots drawn with plotters' SVG backend (text escaped by plotters).
+
+use std::sync::Once;
+
+use plotters::coord::ranged1d::{IntoSegmentedCoord, SegmentValue};
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::{Report, RunReport};
+
+const FONT: &str = "DejaVu Sans";
+
+/// plotters' SVG backend writes font sizes divided by 1.24.
+fn px(size: f64) -> f64 {
+    size * 1.24
+}
+
+fn register_fonts() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // The bytes are DejaVu's own TTF, so registration cannot fail in practice;
+        // if it did, plotters would fall back to estimating text widths.
+        let _ = plotters::style::register_font(FONT, FontStyle::Normal, dejavu::sans::regular());
+        let _ = plotters::style::register_font(FONT, FontStyle::Bold, dejavu::sans::bold());
+    });
+}
+
+pub const SET_COLORS: [(&str, RGBColor); 4] = [
+    ("original", RGBColor(0x4c, 0x72, 0xb0)),
+    ("modified_chart", RGBColor(0xdd, 0x84, 0x52)),
+    ("modified_question", RGBColor(0x55, 0xa8, 0x68)),
+    ("modified_both", RGBColor(0xc4, 0x4e, 0x52)),
+];
+
+const RUN_COLORS: [RGBColor; 8] = [
+    RGBColor(0x1f, 0x77, 0xb4),
+    RGBColor(0xff, 0x7f, 0x0e),
+    RGBColor(0x2c, 0xa0, 0x2c),
+    RGBColor(0xd6, 0x27, 0x28),
+    RGBColor(0x94, 0x67, 0xbd),
+    RGBColor(0x8c, 0x56, 0x4b),
+    RGBColor(0xe3, 0x77, 0xc2),
+    RGBColor(0x7f, 0x7f, 0x7f),
+];
+
+fn set_color(set: &str) -> RGBColor {
+    SET_COLORS
+        .iter()
+        .find(|(name, _)| *name == set)
+        .map_or(RGBColor(0x80, 0x80, 0x80), |(_, c)| *c)
+}
+
+type PlotResult = Result<(), Box<dyn std::error::Error>>;
+
+fn svg_of(
+    width: u32,
+    height: u32,
+    draw: impl FnOnce(DrawingArea<SVGBackend, plotters::coord::Shift>) -> PlotResult,
+) -> Result<String, String> {
+    register_fonts();
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        draw(root.clone()).map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(svg)
+}
+
+/// Accuracy per set with 95% Wilson intervals.
+pub fn set_accuracy(run: &RunReport) -> Result<String, String> {
+    let sets: Vec<_> = run.sets.iter().filter(|s| s.accuracy.is_some()).collect();
+    svg_of(560, 320, |root| {
+        let n = sets.len().max(1) as u32;
+        let mut chart = ChartBuilder::on(&root)
+            .caption("Accuracy per set (95% Wilson CI)", (FONT, px(15.0)))
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(48)
+            .build_cartesian_2d((0..n - 1).into_segmented(), 0f64..100f64)?;
+        let names: Vec<String> = sets.iter().map(|s| s.set.replace('_', " ")).collect();
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .y_desc("accuracy (%)")
+            .y_labels(6)
+            .y_label_formatter(&|v| format!("{v:.0}"))
+            .light_line_style(WHITE)
+            .label_style((FONT, px(12.0)))
+            .axis_desc_style((FONT, px(12.0)))
+            .x_label_formatter(&|v| match v {
+                SegmentValue::CenterOf(i) => names.get(*i as usize).cloned().unwrap_or_default(),
+                _ => String::new(),
+            })
+            .draw()?;
+        for (i, s) in sets.iter().enumerate() {
+            let i = i as u32;
+            let acc = s.accuracy.unwrap_or_default();
+            let mut bar = Rectangle::new(
+                [
+                    (SegmentValue::Exact(i), 0.0),
+                    (SegmentValue::Exact(i + 1), acc),
+                ],
+                set_color(&s.set).filled(),
+            );
+            bar.set_margin(0, 0, 18, 18);
+            chart.draw_series(std::iter::once(bar))?;
+            if let Some(ci) = s.ci {
+                chart.draw_series(std::iter::once(PathElement::new(
+                    vec![
+                        (SegmentValue::CenterOf(i), ci.low),
+                        (SegmentValue::CenterOf(i), ci.high),
+                    ],
+                    BLACK.stroke_width(2),
+                )))?;
+            }
+            // The value sits above the interval's top so the whisker does not cross it.
+            let top = s.ci.map_or(acc, |c| c.high);
+            chart.draw_series(std::iter::once(Text::new(
+                format!("{acc:.1}"),
+                (SegmentValue::CenterOf(i), (top + 7.0).min(99.0)),
+                (FONT, px(11.0))
+                    .into_font()
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Center, VPos::Bottom)),
+            )))?;
+        }
+        Ok(())
+    })
+}
+
+/// Small multiples: accuracy against severity for each perturbation axis,
+/// with the 95% interval as a band; severity 0 is the paired originals.
+pub fn robustness_curves(run: &RunReport) -> Option<Result<String, String>> {
+    let axes: Vec<_> = run
+        .axes
+        .iter()
+        .filter(|a| a.curve.iter().any(|p| p.accuracy.is_some()))
+        .collect();
+    if axes.is_empty() {
+        return None;
+    }
+    let cols = axes.len().min(4);
+    let rows = axes.len().div_ceil(cols);
+    let (w, h) = (240u32, 200u32);
+    Some(svg_of(w * cols as u32, h * rows as u32 + 30, |root| {
+        let (title, body) = root.split_vertically(30);
+        title.draw(&Text::new(
+            "Robustness curves: accuracy (%) by severity, 0 = originals; band = 95% CI",
+            (10, 8),
+            (FONT, px(14.0)).into_font(),
+        ))?;
+        for (area, axis) in body.split_evenly((rows, cols)).into_iter().zip(&axes) {
+            let mut chart = ChartBuilder::on(&area)
+                .caption(&axis.axis, (FONT, px(13.0)))
+                .margin(8)
+                .x_label_area_size(24)
+                .y_label_area_size(34)
+                .build_cartesian_2d(-0.2f64..5.2f64, 0f64..100f64)?;
+            chart
+                .configure_mesh()
+                .x_labels(6)
+                .y_labels(5)
+                .label_style((FONT, px(10.0)))
+                .x_label_formatter(&|x| format!("{x:.0}"))
+                .y_label_formatter(&|y| format!("{y:.0}"))
+                .light_line_style(WHITE)
+                .draw()?;
+            let points: Vec<_> = axis.curve.iter().filter(|p| p.accuracy.is_some()).collect();
+            let band: Vec<(f64, f64)> = points
+                .iter()
+                .filter_map(|p| p.ci.map(|c| (f64::from(p.severity), c.high)))
+                .chain(
+                    points
+                        .iter()
+                        .rev()
+                        .filter_map(|p| p.ci.map(|c| (f64::from(p.severity), c.low))),
+                )
+                .collect();
+            let color = RUN_COLORS[0];
+            if band.len() >= 3 {
+                chart.draw_series(std::iter::once(Polygon::new(
+                    band,
+                    color.mix(0.18).filled(),
+                )))?;
+            }
+            let line: Vec<(f64, f64)> = points
+                .iter()
+                .map(|p| (f64::from(p.severity), p.accuracy.unwrap_or_default()))
+                .collect();
+            chart.draw_series(LineSeries::new(line.clone(), color.stroke_width(2)))?;
+            chart.draw_series(
+                line.iter()
+                    .map(|&(x, y)| Circle::new((x, y), 3, color.filled())),
+            )?;
+        }
+        Ok(())
+    }))
+}
+
+/// Original against modified accuracy, one point per run and modified set,
+/// with the diagonal (no loss) — as in CharXiv's stress-test figure.
+pub fn scatter(report: &Report) -> Option<Result<String, String>> {
+    if report.runs.len() < 2 {
+        return None;
+    }
+    Some(svg_of(560, 520, |root| {
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                "Original vs modified accuracy (one point per run)",
+                (FONT, px(15.0)),
+            )
+            .margin(14)
+            .x_label_area_size(40)
+            .y_label_area_size(48)
+            .build_cartesian_2d(-2f64..102f64, -2f64..102f64)?;
+        chart
+            .configure_mesh()
+            .x_desc("original accuracy (%)")
+            .y_desc("modified accuracy (%)")
+            .x_labels(11)
+            .y_labels(11)
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&|v| format!("{v:.0}"))
+            .light_line_style(WHITE)
+            .label_style((FONT, px(12.0)))
+            .axis_desc_style((FONT, px(12.0)))
+            .draw()?;
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![(0.0, 0.0), (100.0, 100.0)],
+            BLACK.mix(0.5).stroke_width(1),
+        )))?;
+        for (set, color) in SET_COLORS.iter().skip(1) {
+            let points: Vec<(f64, f64, String)> = report
+                .runs
+                .iter()
+                .filter_map(|run| {
+                    let g = run.gaps.iter().find(|g| g.name == *set)?;
+                    Some((g.original_accuracy?, g.modified_accuracy?, run.name.clone()))
+                })
+                .collect();
+            if points.is_empty() {
+                continue;
+            }
+            chart
+                .draw_series(
+                    points
+                        .iter()
+                        .map(|(x, y, _)| Circle::new((*x, *y), 5, color.filled())),
+                )?
+                .label(set.replace('_', " "))
+                .legend(move |(x, y)| Circle::new((x, y), 5, color.filled()));
+            chart.draw_series(points.iter().map(|(x, y, name)| {
+                Text::new(
+                    name.clone(),
+                    (*x + 1.2, *y + 1.5),
+                    (FONT, px(10.0)).into_font().color(&BLACK),
+                )
+            }))?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .label_font((FONT, px(11.0)))
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK.mix(0.3))
+            .draw()?;
+        Ok(())
+    }))
+}
+
+/// Gap per perturbation axis, runs side by side (grouped bars).
+pub fn axis_gaps(report: &Report) -> Option<Result<String, String>> {
+    if report.runs.len() < 2 {
+        return None;
+    }
+    let mut axes: Vec<String> = report
+        .runs
+        .iter()
+        .flat_map(|r| {
+            r.axes
+                .iter()
+                .filter(|a| a.gap.gap.is_some())
+                .map(|a| a.axis.clone())
+        })
+        .collect();
+    axes.sort();
+    axes.dedup();
+    if axes.is_empty() {
+        return None;
+    }
+    let value = |run: &RunReport, axis: &str| {
+        run.axes
+            .iter()
+            .find(|a| a.axis == axis)
+            .and_then(|a| a.gap.gap)
+    };
+    let all: Vec<f64> = report
+        .runs
+        .iter()
+        .flat_map(|r| axes.iter().filter_map(|a| value(r, a)))
+        .collect();
+    let lo = all.iter().copied().fold(0.0f64, f64::min).floor() - 5.0;
+    let hi = all.iter().copied().fold(0.0f64, f64::max).ceil() + 5.0;
+    let width = (120 + 70 * axes.len()).max(560) as u32;
+    Some(svg_of(width, 360, |root| {
+        let n = axes.len() as u32;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                "Gap (original − modified, points) per axis",
+                (FONT, px(15.0)),
+            )
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(48)
+            .build_cartesian_2d((0..n - 1).into_segmented(), lo..hi)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .y_desc("gap (points)")
+            .y_label_formatter(&|v| format!("{v:.0}"))
+            .light_line_style(WHITE)
+            .label_style((FONT, px(11.0)))
+            .axis_desc_style((FONT, px(12.0)))
+            .x_label_formatter(&|v| match v {
+                SegmentValue::CenterOf(i) => axes.get(*i as usize).cloned().unwrap_or_default(),
+                _ => String::new(),
+            })
+            .draw()?;
+        let k = report.runs.len();
+        for (r, run) in report.runs.iter().enumerate() {
+            let color = RUN_COLORS[r % RUN_COLORS.len()];
+            let mut bars = Vec::new();
+            for (i, axis) in axes.iter().enumerate() {
+                let Some(g) = value(run, axis) else { continue };
+                let (x0, y0) = chart.backend_coord(&(SegmentValue::Exact(i as u32), 0.0));
+                let (x1, y1) = chart.backend_coord(&(SegmentValue::Exact(i as u32 + 1), g));
+                let inner = (x1 - x0 - 12).max(k as i32);
+                let left = x0 + 6 + inner * r as i32 / k as i32;
+                let right = x0 + 6 + inner * (r as i32 + 1) / k as i32 - 1;
+                bars.push(Rectangle::new([(left, y0), (right, y1)], color.filled()));
+            }
+            for bar in bars {
+                root.draw(&bar)?;
+            }
+            let (lx, ly) = (60 + 150 * r as i32, 340);
+            root.draw(&Rectangle::new(
+                [(lx, ly - 5), (lx + 10, ly + 5)],
+                color.filled(),
+            ))?;
+            root.draw(&Text::new(
+                run.name.clone(),
+                (lx + 14, ly - 6),
+                (FONT, px(11.0)).into_font(),
+            ))?;
+        }
+        let (x0, y) = chart.backend_coord(&(SegmentValue::Exact(0), 0.0));
+        let (x1, _) = chart.backend_coord(&(SegmentValue::Exact(n - 1), 0.0));
+        let x1 = x1 + (x1 - x0) / (n as i32 - 1).max(1);
+        root.draw(&PathElement::new(
+            vec![(x0, y), (x1, y)],
+            BLACK.stroke_width(1),
+        ))?;
+        Ok(())
+    }))
+}

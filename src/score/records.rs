@@ -1,0 +1,144 @@
+//! Scoring free-form JSON records (`chartstress score`).
+
+use serde_json::{Map, Value};
+
+use super::{Metric, ScoreContext, parse_question_type, score};
+
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    #[error("line {line}, column {column}: not valid JSON: {message}")]
+    Json {
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("line {line}: {message}")]
+    Field { line: usize, message: String },
+}
+
+fn strings(value: &Value, field: &str, line: usize) -> Result<Vec<String>, RecordError> {
+    let bad = || RecordError::Field {
+        line,
+        message: format!("`{field}` must be a list of strings"),
+    };
+    value
+        .as_array()
+        .ok_or_else(bad)?
+        .iter()
+        .map(|v| v.as_str().map(str::to_string).ok_or_else(bad))
+        .collect()
+}
+
+/// Scores one JSON line: returns the record with `score` added. `line` is
+/// 1-based and only used in messages.
+///
+/// Fields: `target` (string, or ChartQA Pro's list of turn answers: the last
+/// is the target, the others the history), `prediction` (string), optional
+/// `question_type`, `year_flags`, `answer_history`, `choices`.
+pub fn score_record(
+    metric: Metric,
+    text: &str,
+    line: usize,
+) -> Result<(Map<String, Value>, f64), RecordError> {
+    let value: Value = serde_json::from_str(text).map_err(|e| RecordError::Json {
+        line,
+        column: e.column(),
+        message: e.to_string(),
+    })?;
+    let Value::Object(mut record) = value else {
+        return Err(RecordError::Field {
+            line,
+            message: "expected a JSON object".into(),
+        });
+    };
+    let field_err = |message: String| RecordError::Field { line, message };
+    let mut ctx = ScoreContext::default();
+    let target = match record.get("target") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(_)) => {
+            let mut turns = strings(&record["target"], "target", line)?;
+            let last = turns
+                .pop()
+                .ok_or_else(|| field_err("`target` is an empty list".into()))?;
+            ctx.answer_history = turns;
+            last
+        }
+        Some(_) => return Err(field_err("`target` must be a string".into())),
+        None => return Err(field_err("missing `target`".into())),
+    };
+    let prediction = match record.get("prediction") {
+        Some(Value::String(s)) => s.clone(),
+        Some(_) => return Err(field_err("`prediction` must be a string".into())),
+        None => return Err(field_err("missing `prediction`".into())),
+    };
+    match record.get("question_type") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(s)) => {
+            ctx.question_type = Some(parse_question_type(s).ok_or_else(|| {
+                field_err(format!(
+                    "unknown question_type `{s}` (expected Factoid, Multi Choice, Fact Checking, \
+                     Conversational, Hypothetical, or factoid, multiple_choice, fact_check, \
+                     hypothetical, conversational, descriptive)"
+                ))
+            })?);
+        }
+        Some(_) => return Err(field_err("`question_type` must be a string".into())),
+    }
+    if let Some(v) = record.get("year_flags").filter(|v| !v.is_null()) {
+        ctx.year_flags = strings(v, "year_flags", line)?;
+        if let Some(bad) = ctx
+            .year_flags
+            .iter()
+            .find(|f| !f.trim().eq_ignore_ascii_case("yes") && !f.trim().eq_ignore_ascii_case("no"))
+        {
+            return Err(field_err(format!(
+                "`year_flags` entries must be YES or NO, got `{bad}`"
+            )));
+        }
+    }
+    if let Some(v) = record.get("answer_history").filter(|v| !v.is_null()) {
+        ctx.answer_history = strings(v, "answer_history", line)?;
+    }
+    if let Some(v) = record.get("choices").filter(|v| !v.is_null()) {
+        ctx.choices = strings(v, "choices", line)?;
+    }
+    let s = score(metric, &target, &prediction, &ctx);
+    record.insert("score".into(), Value::from(s));
+    Ok((record, s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_are_scored_or_rejected_with_their_line() {
+        let (rec, s) = score_record(
+            Metric::Relaxed,
+            r#"{"target":"5","prediction":"5.1","id":7}"#,
+            1,
+        )
+        .unwrap();
+        assert_eq!(s, 1.0);
+        assert_eq!(rec["id"], 7);
+        assert_eq!(rec["score"], 1.0);
+        let err = score_record(Metric::Relaxed, r#"{"prediction":"5"}"#, 3).unwrap_err();
+        assert_eq!(err.to_string(), "line 3: missing `target`");
+        let err = score_record(Metric::Relaxed, "{oops", 4).unwrap_err();
+        assert!(err.to_string().starts_with("line 4, column"));
+        let err = score_record(
+            Metric::Relaxed,
+            r#"{"target":"5","prediction":"5","year_flags":["maybe"]}"#,
+            2,
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("YES or NO"));
+        let (_, s) = score_record(
+            Metric::ChartQaProReference,
+            r#"{"target":["2001","2010"],"prediction":"2011","question_type":"Conversational","year_flags":["NO","YES"]}"#,
+            1,
+        )
+        .unwrap();
+        assert_eq!(s, 0.0);
+    }
+}

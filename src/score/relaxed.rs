@@ -1,0 +1,162 @@
+//! The `relaxed` metric on typed gold answers: ChartQA Pro's relaxed
+//! accuracy as its paper defines it, with consistent parsing on both sides.
+
+use crate::ir::Answer;
+
+use super::number::{looks_like_year, numbers_match, parse_number, unit_scale};
+use super::text::{
+    anls, choice_letter, is_abstention, normalize, normalize_text_answer, split_list, verdict,
+    yes_no,
+};
+
+/// Score of `prediction` against a typed gold answer. `choices` are the
+/// multiple-choice options (may be empty); `year_elems[i]` says whether list
+/// element `i` is a year (repeated when shorter; empty = guess from the text).
+pub fn score_typed(
+    gold: &Answer,
+    prediction: &str,
+    choices: &[String],
+    year_elems: &[bool],
+) -> f64 {
+    let abstains = is_abstention(prediction);
+    if matches!(gold, Answer::Unanswerable) {
+        return f64::from(u8::from(abstains));
+    }
+    if abstains {
+        return 0.0;
+    }
+    let hit = |b: bool| f64::from(u8::from(b));
+    match gold {
+        Answer::Choice { letter, .. } => {
+            if let Some(p) = choice_letter(prediction) {
+                return hit(p == letter.to_ascii_lowercase());
+            }
+            // The option's full text is unambiguous too.
+            let idx = (*letter as usize).wrapping_sub('a' as usize);
+            hit(choices
+                .get(idx)
+                .is_some_and(|c| normalize(c) == normalize(prediction)))
+        }
+        Answer::TrueFalse { value } => hit(verdict(prediction) == Some(*value)),
+        Answer::YesNo { value } => hit(yes_no(prediction) == Some(*value)),
+        Answer::Year { value } => hit(year_matches(*value, prediction)),
+        Answer::Number {
+            value,
+            decimals,
+            unit,
+        } => {
+            let scale = unit.as_deref().map_or(1.0, unit_scale);
+            hit(parse_number(prediction)
+                .is_some_and(|p| numbers_match(&p, *value, scale, *decimals)))
+        }
+        Answer::Text { value } => text_score(value, prediction),
+        Answer::List { values } => {
+            let predicted = split_list(prediction);
+            let len = values.len().max(predicted.len());
+            if len == 0 {
+                return 1.0;
+            }
+            let mut total = 0.0;
+            for (i, (g, p)) in values.iter().zip(&predicted).enumerate() {
+                let is_year = if year_elems.is_empty() {
+                    looks_like_year(g).is_some()
+                } else {
+                    year_elems[i % year_elems.len()]
+                };
+                total += element_score(g, p, is_year);
+            }
+            total / len as f64
+        }
+        Answer::Unanswerable => unreachable!("handled above"),
+    }
+}
+
+fn year_matches(year: i32, prediction: &str) -> bool {
+    parse_number(prediction).is_some_and(|p| p.scale == 1.0 && p.value == f64::from(year))
+}
+
+fn text_score(gold: &str, prediction: &str) -> f64 {
+    anls(
+        &normalize_text_answer(gold),
+        &normalize_text_answer(prediction),
+    )
+}
+
+fn element_score(gold: &str, prediction: &str, is_year: bool) -> f64 {
+    if is_year && let Some(year) = gold.trim().parse::<i32>().ok() {
+        return f64::from(u8::from(year_matches(year, prediction)));
+    }
+    match (parse_number(gold), parse_number(prediction)) {
+        (Some(g), Some(p)) => f64::from(u8::from(numbers_match(&p, g.value, g.scale, g.decimals))),
+        _ => text_score(gold, prediction),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn num(value: f64, decimals: u8, unit: Option<&str>) -> Answer {
+        Answer::Number {
+            value,
+            decimals,
+            unit: unit.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn typed_answers() {
+        let c = Answer::Choice {
+            letter: 'b',
+            text: "Paris".into(),
+        };
+        let choices = vec!["Rome".to_string(), "Paris".to_string()];
+        assert_eq!(score_typed(&c, "(B)", &choices, &[]), 1.0);
+        assert_eq!(score_typed(&c, "b. Paris", &choices, &[]), 1.0);
+        assert_eq!(score_typed(&c, "Paris", &choices, &[]), 1.0);
+        assert_eq!(score_typed(&c, "a", &choices, &[]), 0.0);
+        let tf = Answer::TrueFalse { value: false };
+        assert_eq!(score_typed(&tf, "FALSE.", &[], &[]), 1.0);
+        assert_eq!(score_typed(&tf, "True", &[], &[]), 0.0);
+        let y = Answer::Year { value: 2019 };
+        assert_eq!(score_typed(&y, "2019", &[], &[]), 1.0);
+        assert_eq!(score_typed(&y, "2018", &[], &[]), 0.0); // within 5%, but years are exact
+        assert_eq!(
+            score_typed(&num(3.2, 1, Some("million")), "3,200,000", &[], &[]),
+            1.0
+        );
+        assert_eq!(
+            score_typed(&num(3.2, 1, Some("million")), "$3.3M", &[], &[]),
+            1.0
+        );
+        assert_eq!(
+            score_typed(&num(12.5, 1, Some("%")), "12.5%", &[], &[]),
+            1.0
+        );
+        assert_eq!(
+            score_typed(&num(12.5, 1, Some("%")), "0.125", &[], &[]),
+            0.0
+        );
+        assert_eq!(score_typed(&num(-4.0, 0, None), "\u{2212}4", &[], &[]), 1.0);
+        let text = Answer::Text {
+            value: "Not Applicable".into(),
+        };
+        assert_eq!(score_typed(&text, "N/A", &[], &[]), 1.0);
+        assert_eq!(score_typed(&text, "Unanswerable", &[], &[]), 0.0);
+        let list = Answer::List {
+            values: vec!["2019".into(), "Paris".into()],
+        };
+        assert_eq!(score_typed(&list, "2019, Paris", &[], &[]), 1.0);
+        assert_eq!(score_typed(&list, "2018, Paris", &[], &[]), 0.5);
+        assert_eq!(score_typed(&list, "2019", &[], &[]), 0.5);
+        assert_eq!(
+            score_typed(&Answer::Unanswerable, "cannot be determined", &[], &[]),
+            1.0
+        );
+        assert_eq!(score_typed(&Answer::Unanswerable, "42", &[], &[]), 0.0);
+        assert_eq!(
+            score_typed(&num(42.0, 0, None), "Unanswerable", &[], &[]),
+            0.0
+        );
+    }
+}
