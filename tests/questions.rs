@@ -1196,3 +1196,28 @@ fn paragraph_facts_alone_and_with_the_chart() {
             .all(|q| q.paragraph.as_deref() == t.meta.paragraph.as_deref())
     );
 }
+
+#[test]
+fn same_questions_at_any_thread_count() {
+    use rayon::prelude::*;
+    let charts = sample_charts(24);
+    let opts = QuestionOptions {
+        count: 15,
+        ..Default::default()
+    };
+    let one = |(id, spec, scene): &(String, ChartSpec, Scene)| {
+        let qs = generate(id, spec, scene, &opts);
+        let worded: Vec<_> = qs
+            .iter()
+            .filter_map(|q| realize(q, "noisy", spec, scene, 11))
+            .collect();
+        (qs, worded)
+    };
+    let serial: Vec<_> = charts.iter().map(one).collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(4)
+        .build()
+        .unwrap();
+    let parallel: Vec<_> = pool.install(|| charts.par_iter().map(one).collect());
+    assert_eq!(serial, parallel);
+}
