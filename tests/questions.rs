@@ -1221,3 +1221,32 @@ fn same_questions_at_any_thread_count() {
     let parallel: Vec<_> = pool.install(|| charts.par_iter().map(one).collect());
     assert_eq!(serial, parallel);
 }
+
+#[test]
+fn canonical_questions_snapshot() {
+    // The canonical wording is the "original set": changes to it must be deliberate.
+    let (spec, scene) = chart(&sales_table(), ChartKind::Line);
+    let qs = generate(
+        "sales",
+        &spec,
+        &scene,
+        &QuestionOptions {
+            count: 24,
+            seed: 1,
+            ..Default::default()
+        },
+    );
+    let lines: Vec<String> = qs
+        .iter()
+        .map(|q| {
+            format!(
+                "{} | {} | {} => {}",
+                q.question_type.name(),
+                q.family,
+                q.text.replace('\n', " / "),
+                q.answer.to_text()
+            )
+        })
+        .collect();
+    insta::assert_yaml_snapshot!("questions_sales_canonical", lines);
+}

@@ -52,7 +52,16 @@ fn number_candidates(value: f64, decimals: u8, data: Option<&PanelData>) -> Vec<
     if value.abs() < step * 5.0 {
         out.extend([step * 10.0, step * 20.0, -step * 10.0]);
     }
-    out.push(-value);
+    // A sign slip is plausible only where the chart has negative values.
+    let has_negative = data.is_some_and(|d| {
+        d.series
+            .iter()
+            .flat_map(|s| s.values.iter().flatten())
+            .any(|v| *v < 0.0)
+    });
+    if has_negative {
+        out.push(-value);
+    }
     out.into_iter()
         .map(|v| {
             let scale = 10f64.powi(i32::from(decimals));
