@@ -596,3 +596,28 @@ fn a_run_of_only_errors_reports_and_is_unusable_for_check() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stdout).contains("no scored predictions"));
 }
+
+#[test]
+fn a_malformed_prediction_line_is_reported_and_changes_the_exit_code() {
+    let tmp = tempfile::tempdir().unwrap();
+    let suite = tmp.path().join("suite");
+    let mut expect = build_suite(&suite);
+    write_run(&suite, "strong", &mut expect, strong_rule);
+    let path = suite.join("runs/strong/predictions.jsonl");
+    let text = fs::read_to_string(&path).unwrap();
+    let mut lines: Vec<&str> = text.split('\n').collect();
+    lines.insert(3, "{not json");
+    fs::write(&path, lines.join("\n")).unwrap();
+    let out = bin().arg("report").arg(&suite).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("runs/strong/predictions.jsonl:4:2: skipped malformed prediction"),
+        "{stderr}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(suite.join("report/report.json")).unwrap())
+            .unwrap();
+    assert_eq!(json["runs"][0]["malformed_lines"], 1);
+    assert_eq!(json["runs"][0]["scored"], 70);
+}

@@ -88,5 +88,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         text.push_str(&format!("wrote {}\n", path.display()));
     }
     let _ = std::io::stdout().write_all(text.as_bytes());
+    // Everything is written; skipped lines still make the exit code say so.
+    let malformed: usize = report.runs.iter().map(|r| r.malformed_lines).sum();
+    if malformed > 0 {
+        eprintln!(
+            "error: {malformed} malformed prediction line(s) skipped (see the warnings above)"
+        );
+        return Ok(ExitCode::from(1));
+    }
     Ok(ExitCode::SUCCESS)
 }
