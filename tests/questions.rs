@@ -1196,3 +1196,57 @@ fn paragraph_facts_alone_and_with_the_chart() {
             .all(|q| q.paragraph.as_deref() == t.meta.paragraph.as_deref())
     );
 }
+
+#[test]
+fn same_questions_at_any_thread_count() {
+    use rayon::prelude::*;
+    let charts = sample_charts(24);
+    let opts = QuestionOptions {
+        count: 15,
+        ..Default::default()
+    };
+    let one = |(id, spec, scene): &(String, ChartSpec, Scene)| {
+        let qs = generate(id, spec, scene, &opts);
+        let worded: Vec<_> = qs
+            .iter()
+            .filter_map(|q| realize(q, "noisy", spec, scene, 11))
+            .collect();
+        (qs, worded)
+    };
+    let serial: Vec<_> = charts.iter().map(one).collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(4)
+        .build()
+        .unwrap();
+    let parallel: Vec<_> = pool.install(|| charts.par_iter().map(one).collect());
+    assert_eq!(serial, parallel);
+}
+
+#[test]
+fn canonical_questions_snapshot() {
+    // The canonical wording is the "original set": changes to it must be deliberate.
+    let (spec, scene) = chart(&sales_table(), ChartKind::Line);
+    let qs = generate(
+        "sales",
+        &spec,
+        &scene,
+        &QuestionOptions {
+            count: 24,
+            seed: 1,
+            ..Default::default()
+        },
+    );
+    let lines: Vec<String> = qs
+        .iter()
+        .map(|q| {
+            format!(
+                "{} | {} | {} => {}",
+                q.question_type.name(),
+                q.family,
+                q.text.replace('\n', " / "),
+                q.answer.to_text()
+            )
+        })
+        .collect();
+    insta::assert_yaml_snapshot!("questions_sales_canonical", lines);
+}

@@ -216,14 +216,59 @@ fn subplots_and_dashboards_name_their_panel() {
     assert!(panels.len() >= 3);
     let grid =
         chartstress::spec::grid(2, 2, panels.clone(), &style, Some("Four views".into())).unwrap();
+    let kpis = vec![
+        chartstress::ir::KpiTile {
+            label: "Revenue".into(),
+            value: "$1.2M".into(),
+            delta: None,
+        },
+        chartstress::ir::KpiTile {
+            label: "Users".into(),
+            value: "4,210".into(),
+            delta: Some("+3%".into()),
+        },
+    ];
     let dash = chartstress::spec::dashboard(
         panels[..2].to_vec(),
-        vec![],
+        kpis,
         Some("Board".into()),
         None,
         &style,
     )
     .unwrap();
+    {
+        use chartstress::ir::query::Query;
+        let (_, scene) = chartstress::render::render_svg(&dash).unwrap();
+        let kpi = |l: &str| execute(&Query::KpiValue { label: l.into() }, &dash, &scene);
+        assert_eq!(
+            kpi("Revenue"),
+            Ok(Answer::Text {
+                value: "$1.2M".into()
+            })
+        );
+        assert_eq!(
+            kpi("users"),
+            Ok(Answer::Number {
+                value: 4210.0,
+                decimals: 0,
+                unit: None
+            })
+        );
+        assert_eq!(kpi("Churn"), Ok(Answer::Unanswerable));
+        let opts = QuestionOptions {
+            count: 4,
+            types: vec![chartstress::ir::QuestionType::Descriptive],
+            families: vec!["kpi_value".into()],
+            ..Default::default()
+        };
+        let qs = generate("dash", &dash, &scene, &opts);
+        assert!(!qs.is_empty());
+        assert!(
+            qs.iter()
+                .all(|q| q.family == "kpi_value" && q.text.contains(" tile")),
+            "{qs:?}"
+        );
+    }
     for (name, spec) in [("grid", grid), ("dash", dash)] {
         let (_, scene) = chartstress::render::render_svg(&spec).unwrap();
         let qs = generate(
@@ -239,7 +284,10 @@ fn subplots_and_dashboards_name_their_panel() {
         let mut panels_asked = std::collections::BTreeSet::new();
         for q in &qs {
             assert_eq!(execute(&q.query, &spec, &scene).as_ref(), Ok(&q.answer));
-            let figure_level = matches!(q.family.as_str(), "subplot_layout" | "subplot_count");
+            let figure_level = matches!(
+                q.family.as_str(),
+                "subplot_layout" | "subplot_count" | "kpi_value"
+            );
             let first = q
                 .history
                 .first()

@@ -436,6 +436,34 @@ mod invariants {
         }
 
         #[test]
+        fn every_gold_answer_matches_its_own_text(
+            value in -1e7f64..1e7,
+            decimals in 0u8..4,
+            unit in prop_oneof![Just(None), Just(Some("%".to_string())), Just(Some("million".to_string()))],
+            year in 1800i32..2100,
+            words in proptest::collection::vec("[A-Za-z][a-z]{0,8}", 1..4),
+            letter in prop_oneof![Just('a'), Just('b'), Just('c'), Just('d')],
+            flag in any::<bool>(),
+        ) {
+            let answers = vec![
+                Answer::Number { value, decimals, unit },
+                Answer::Year { value: year },
+                Answer::Text { value: words.join(" ") },
+                Answer::List { values: words.clone() },
+                Answer::List { values: vec![year.to_string(), format!("{value:.1}")] },
+                Answer::YesNo { value: flag },
+                Answer::TrueFalse { value: flag },
+                Answer::Choice { letter, text: words[0].clone() },
+                Answer::Unanswerable,
+            ];
+            for gold in answers {
+                let text = gold.to_text();
+                let s = chartstress::score::relaxed::score_typed(&gold, &text, &[], &[]);
+                prop_assert_eq!(s, 1.0, "{:?} vs {:?}", gold, text);
+            }
+        }
+
+        #[test]
         fn a_target_matches_itself(t in "[a-zA-Z0-9][a-zA-Z0-9 .,%$]{0,20}") {
             let c = ScoreContext::default();
             prop_assert_eq!(score(Metric::Exact, &t, &t, &c), 1.0);

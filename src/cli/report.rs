@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use chartstress::report::check::parse_axis_threshold;
-use chartstress::report::{Bound, CheckOptions, WriteOptions, build_report, write_report};
+use chartstress::report::{
+    Bound, CheckOptions, ReportOptions, WriteOptions, build_report_with, write_report,
+};
 use chartstress::score::Metric;
 
 /// Arguments of `chartstress report`.
@@ -31,13 +33,20 @@ pub struct Args {
     /// Minimum original-set accuracy (percent) for junit.xml.
     #[arg(long)]
     pub min_accuracy: Option<f64>,
+    /// Flipped pairs shown in the HTML failure gallery.
+    #[arg(long, default_value_t = 24)]
+    pub gallery: usize,
     /// Judge junit thresholds on the 95% bound (upper) or the point estimate.
     #[arg(long, default_value = "upper")]
     pub bound: Bound,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let report = build_report(&args.suite, &args.runs, args.metric)?;
+    let options = ReportOptions {
+        max_failures: args.gallery,
+        ..ReportOptions::default()
+    };
+    let report = build_report_with(&args.suite, &args.runs, args.metric, &options)?;
     let out = args
         .output
         .clone()
@@ -79,5 +88,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         text.push_str(&format!("wrote {}\n", path.display()));
     }
     let _ = std::io::stdout().write_all(text.as_bytes());
+    // Everything is written; skipped lines still make the exit code say so.
+    let malformed: usize = report.runs.iter().map(|r| r.malformed_lines).sum();
+    if malformed > 0 {
+        eprintln!(
+            "error: {malformed} malformed prediction line(s) skipped (see the warnings above)"
+        );
+        return Ok(ExitCode::from(1));
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -256,6 +256,10 @@ pub enum Query {
     /// Subplot layout "n by m".
     SubplotLayout,
     SubplotCount,
+    /// The value printed on a dashboard's KPI tile with this caption.
+    KpiValue {
+        label: String,
+    },
     /// Where the data come from: answerable only when the source is printed.
     Source {
         panel: PanelIndex,

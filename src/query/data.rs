@@ -27,14 +27,20 @@ pub struct PanelData {
 impl PanelData {
     pub fn from_panel(panel: &PanelSpec) -> PanelData {
         let table = &panel.table;
+        let rows = table.n_rows();
         let series = panel
             .series
             .iter()
             .filter_map(|name| table.series(name))
-            .map(|c| SeriesData {
-                name: c.name.clone(),
-                values: c.values(),
-                format: c.format.clone(),
+            .map(|c| {
+                // A ragged column reads as missing cells, never out of bounds.
+                let mut values = c.values();
+                values.resize(rows, None);
+                SeriesData {
+                    name: c.name.clone(),
+                    values,
+                    format: c.format.clone(),
+                }
             })
             .collect();
         PanelData {

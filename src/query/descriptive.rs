@@ -251,6 +251,23 @@ pub(crate) fn figure(query: &Query, scene: &Scene) -> Result<Answer, Refusal> {
             value: format!("{} by {}", scene.grid.0, scene.grid.1),
         },
         Query::SubplotCount => number(scene.panels.len() as f64, 0, None)?,
+        Query::KpiValue { label } => {
+            let tiles: Vec<_> = scene
+                .kpis
+                .iter()
+                .filter(|k| k.label.trim().eq_ignore_ascii_case(label.trim()))
+                .collect();
+            match tiles.as_slice() {
+                [] => Answer::Unanswerable,
+                [one] => tick_answer(&one.value),
+                _ => {
+                    return Err(Refusal::new(
+                        RefusalKind::Tie,
+                        "several tiles share this caption",
+                    ));
+                }
+            }
+        }
         _ => {
             return Err(Refusal::new(
                 RefusalKind::Unsupported,

@@ -108,7 +108,9 @@ pub fn execute(query: &Query, spec: &ChartSpec, scene: &Scene) -> Result<Answer,
         | Query::FactCheck { .. }
         | Query::Hypothetical { .. }
         | Query::Conversation { .. } => wrappers::execute_wrapper(query, spec, scene),
-        Query::SubplotLayout | Query::SubplotCount => descriptive::figure(query, scene),
+        Query::SubplotLayout | Query::SubplotCount | Query::KpiValue { .. } => {
+            descriptive::figure(query, scene)
+        }
         Query::ParagraphValue { .. } | Query::ParagraphDifference { .. } => {
             let ctx = panel_ctx(query.panel(), spec, scene)?;
             paragraph::execute(query, &ctx, spec)
@@ -145,6 +147,7 @@ pub fn is_descriptive(query: &Query) -> bool {
             | Query::TickCount { .. }
             | Query::SubplotLayout
             | Query::SubplotCount
+            | Query::KpiValue { .. }
             | Query::Source { .. }
     )
 }
@@ -194,6 +197,7 @@ pub const FAMILIES: &[&str] = &[
     "tick_count",
     "subplot_layout",
     "subplot_count",
+    "kpi_value",
     "source",
 ];
 
@@ -262,6 +266,7 @@ pub fn family(query: &Query) -> &'static str {
         Query::TickCount { .. } => "tick_count",
         Query::SubplotLayout => "subplot_layout",
         Query::SubplotCount => "subplot_count",
+        Query::KpiValue { .. } => "kpi_value",
         Query::Source { .. } => "source",
         // An empty conversation has no base; report it as such.
         Query::MultipleChoice { .. }

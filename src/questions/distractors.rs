@@ -52,7 +52,16 @@ fn number_candidates(value: f64, decimals: u8, data: Option<&PanelData>) -> Vec<
     if value.abs() < step * 5.0 {
         out.extend([step * 10.0, step * 20.0, -step * 10.0]);
     }
-    out.push(-value);
+    // A sign slip is plausible only where the chart has negative values.
+    let has_negative = data.is_some_and(|d| {
+        d.series
+            .iter()
+            .flat_map(|s| s.values.iter().flatten())
+            .any(|v| *v < 0.0)
+    });
+    if has_negative {
+        out.push(-value);
+    }
     out.into_iter()
         .map(|v| {
             let scale = 10f64.powi(i32::from(decimals));
@@ -61,12 +70,7 @@ fn number_candidates(value: f64, decimals: u8, data: Option<&PanelData>) -> Vec<
         .collect()
 }
 
-fn text_candidates(
-    answer: &Answer,
-    query: &Query,
-    data: Option<&PanelData>,
-    scene: &Scene,
-) -> Vec<String> {
+fn text_candidates(query: &Query, data: Option<&PanelData>, scene: &Scene) -> Vec<String> {
     let mut out = Vec::new();
     match query {
         Query::Trend { .. } | Query::GeneralTrend { .. } => {
@@ -157,7 +161,7 @@ pub fn distractors(
                 .iter()
                 .map(|d| (value + d).to_string())
                 .collect();
-            v.extend(text_candidates(answer, query, data, scene));
+            v.extend(text_candidates(query, data, scene));
             v
         }
         Answer::List { values } => {
@@ -177,7 +181,7 @@ pub fn distractors(
             }
             v
         }
-        Answer::Text { .. } => text_candidates(answer, query, data, scene),
+        Answer::Text { .. } => text_candidates(query, data, scene),
         _ => Vec::new(),
     };
     // Keep clearly wrong, distinct options; numbers must also be far from each other.

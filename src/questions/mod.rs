@@ -200,6 +200,18 @@ fn descriptive_query(
     for attempt in 0..12 {
         let a = attempt.to_string();
         let mut rng = seed::rng(item_seed, &[chart_id, "describe", &a]);
+        // Dashboards: sometimes ask what a KPI tile shows.
+        if !scene.kpis.is_empty() && allowed(opts, "kpi_value") && rng.random_bool(0.2) {
+            let tile = choose(&mut rng, &scene.kpis)?;
+            let q = Query::KpiValue {
+                label: tile.label.clone(),
+            };
+            if let Ok(answer) = execute(&q, spec, scene)
+                && answer != Answer::Unanswerable
+            {
+                return Some((q, answer));
+            }
+        }
         let panel = choose(&mut rng, &scene.panels)?;
         let fams: Vec<&str> = pick::DESCRIPTIVE_FAMILIES
             .iter()

@@ -53,6 +53,7 @@ pub const DESCRIPTIVE_FAMILIES: &[&str] = &[
     "tick_count",
     "subplot_layout",
     "subplot_count",
+    "kpi_value",
 ];
 
 /// Whether a data family fits the panel at all.
@@ -87,6 +88,8 @@ pub fn descriptive_family_fits(family: &str, p: &PanelScene, panels: usize) -> b
         "lines_intersect" => p.kind == ChartKind::Line && series.len() >= 2,
         "general_trend" => matches!(p.kind, ChartKind::Line | ChartKind::Bar) && series.len() == 1,
         "subplot_layout" | "subplot_count" => panels > 1,
+        // Chosen with a tile caption by the generator, not here.
+        "kpi_value" => false,
         _ => true,
     }
 }

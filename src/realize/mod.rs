@@ -443,7 +443,12 @@ fn render(
         }
         base => run.question(base, &key, &slots)?,
     };
-    if scene.panels.len() > 1 && !matches!(base, Query::SubplotLayout | Query::SubplotCount) {
+    if scene.panels.len() > 1
+        && !matches!(
+            base,
+            Query::SubplotLayout | Query::SubplotCount | Query::KpiValue { .. }
+        )
+    {
         let prefix = panel_prefix(&mut run, base.panel(), scene)?;
         let apply = |t: &str| format!("{prefix}{}", decapitalize(t));
         match history.first_mut() {

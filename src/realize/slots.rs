@@ -217,6 +217,10 @@ pub fn base_slots(query: &Query, spec: &ChartSpec) -> Option<(String, Slots)> {
             put("category", category);
             "paragraph_difference".into()
         }
+        Query::KpiValue { label } => {
+            put("kpi", label);
+            "kpi_value".into()
+        }
         Query::MultipleChoice { .. }
         | Query::FactCheck { .. }
         | Query::Hypothetical { .. }

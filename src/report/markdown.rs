@@ -102,7 +102,10 @@ fn run_section(s: &mut String, run: &RunReport) {
             fmt_ci(set.ci)
         );
     }
-    let _ = writeln!(s, "\n### Gap original − modified\n");
+    let _ = writeln!(
+        s,
+        "\n### Gap original − modified\n\nOver pairs whose two items were both scored; `original` and `modified` are accuracies over those pairs.\n"
+    );
     gap_table(s, "set", run.gaps.iter());
     if !run.axes.is_empty() {
         let _ = writeln!(s, "\n### Gap per perturbation axis\n");

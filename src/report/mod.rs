@@ -96,6 +96,8 @@ pub struct RunReport {
     /// Predictions whose id is not an item of the suite.
     pub unknown_ids: usize,
     pub warnings: Vec<String>,
+    /// Prediction lines skipped as malformed (a torn last line is not counted).
+    pub malformed_lines: usize,
     pub sets: Vec<SetStats>,
     pub gaps: Vec<GapStats>,
     pub axes: Vec<AxisStats>,
@@ -477,6 +479,7 @@ fn run_report(
         missing: count_all(Outcome::Missing),
         unknown_ids,
         warnings: data.warnings,
+        malformed_lines: data.malformed_lines,
         sets,
         gaps,
         axes,
