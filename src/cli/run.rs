@@ -47,6 +47,10 @@ pub struct RunArgs {
     /// Run at most N items (suite order, after --sets).
     #[arg(long)]
     pub limit: Option<usize>,
+    /// Run a paired sample: N original items spread over the suite, each with
+    /// all its modified items (so gaps stay computable).
+    #[arg(long)]
+    pub pairs: Option<usize>,
     /// Call again for items whose earlier prediction is an error.
     #[arg(long)]
     pub retry_errors: bool,
@@ -114,7 +118,7 @@ pub struct RunArgs {
 }
 
 /// The oracle's executor: the question stage's `query::execute`.
-fn oracle_executor() -> OracleFn {
+pub fn oracle_executor() -> OracleFn {
     Arc::new(|item, record| {
         chartstress::query::execute(&item.query, &record.spec, &record.scene)
             .map(|answer| answer.to_text())
@@ -179,6 +183,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         prompt_template: args.prompt_template.clone(),
         sets,
         limit: args.limit,
+        pairs: args.pairs,
         retry_errors: args.retry_errors,
         cache: !args.no_cache,
         cache_dir: args.cache_dir.clone(),

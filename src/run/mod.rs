@@ -66,6 +66,10 @@ pub struct RunOptions {
     pub sets: Vec<SetName>,
     /// At most this many items (in suite order, after the set filter).
     pub limit: Option<usize>,
+    /// A paired sample: this many original items, spread over the whole
+    /// suite (chosen by a hash of their ids), each with all its modified
+    /// items — so every gap can still be computed on the sample.
+    pub pairs: Option<usize>,
     /// Call again for items whose earlier prediction is an error.
     pub retry_errors: bool,
     pub cache: bool,
@@ -88,6 +92,7 @@ impl Default for RunOptions {
             prompt_template: None,
             sets: Vec::new(),
             limit: None,
+            pairs: None,
             retry_errors: false,
             cache: true,
             cache_dir: None,
@@ -234,6 +239,27 @@ fn write_json(path: &Path, value: &serde_json::Value) -> Result<(), RunError> {
     Ok(())
 }
 
+/// The id of the original item an item belongs to (its own id for originals).
+fn pair_root(item: &Item) -> &str {
+    item.origin.as_deref().unwrap_or(&item.id)
+}
+
+/// Ids of `count` original items chosen by a hash of their ids: a sample
+/// spread over every table of the suite that does not depend on file order.
+fn paired_sample(items: &[Item], count: usize) -> HashSet<String> {
+    let mut originals: Vec<(blake3::Hash, &str)> = items
+        .iter()
+        .filter(|item| item.set == SetName::Original)
+        .map(|item| (blake3::hash(item.id.as_bytes()), item.id.as_str()))
+        .collect();
+    originals.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    originals
+        .into_iter()
+        .take(count)
+        .map(|(_, id)| id.to_string())
+        .collect()
+}
+
 struct Job {
     item: Arc<Item>,
     prompt: Result<String, String>,
@@ -257,10 +283,16 @@ pub fn run_suite(
         )));
     }
     let items = suite_files::read_items(suite)?;
+    let sample = opts.pairs.map(|n| paired_sample(&items, n));
     let mut seen = HashSet::new();
     let mut selected: Vec<Arc<Item>> = items
         .into_iter()
         .filter(|item| opts.sets.is_empty() || opts.sets.contains(&item.set))
+        .filter(|item| {
+            sample
+                .as_ref()
+                .is_none_or(|ids| ids.contains(pair_root(item)))
+        })
         .filter(|item| seen.insert(item.id.clone()))
         .map(Arc::new)
         .collect();
@@ -366,6 +398,7 @@ pub fn run_suite(
             "selection": {
                 "sets": opts.sets.iter().map(|s| s.name()).collect::<Vec<_>>(),
                 "limit": opts.limit,
+                "pairs": opts.pairs,
             },
             "cache": cache.as_ref().map(|c| c.dir().display().to_string()),
             "cache_tag": opts.cache_tag,
