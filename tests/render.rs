@@ -320,11 +320,54 @@ fn pie_slices_follow_values_and_labels_print_shares() {
     );
 }
 
+fn fixture_specs() -> Vec<(String, ChartSpec)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let (tables, errors) = chartstress::table::load_tables(&[dir], false);
+    assert!(errors.is_empty(), "{errors:?}");
+    let mut out = Vec::new();
+    for (i, t) in tables.iter().enumerate() {
+        for (k, kind) in spec::suitable_kinds(t).into_iter().enumerate() {
+            // Rotate themes so every theme meets every kind without rendering the full product.
+            let names = spec::theme_names();
+            let theme = names[(i + k) % names.len()];
+            out.push((
+                format!("{}/{}/{theme}", t.id, kind.name()),
+                single(t, kind, theme),
+            ));
+        }
+    }
+    out
+}
+
 #[test]
 fn legends_and_labels_do_not_collide() {
-    for (name, s) in all_specs() {
+    for (name, s) in all_specs().into_iter().chain(fixture_specs()) {
         let r = render::render(&s).unwrap();
+        let inside = |b: &chartstress::ir::BBox, what: &str| {
+            assert!(
+                b.x >= -1.0
+                    && b.y >= -1.0
+                    && b.right() <= s.width as f32 + 1.0
+                    && b.bottom() <= s.height as f32 + 1.0,
+                "{name}: {what} at {b:?} is clipped"
+            );
+        };
         for p in &r.scene.panels {
+            let texts = p
+                .title
+                .iter()
+                .chain(&p.x_label)
+                .chain(&p.y_label)
+                .chain(&p.direct_labels);
+            for t in texts.chain(p.marks.iter().filter_map(|m| m.label.as_ref())) {
+                inside(&t.bbox, &t.text);
+            }
+            for t in p.x_ticks.iter().chain(&p.y_ticks) {
+                inside(&t.bbox, &t.label);
+            }
+            for e in &p.legend {
+                inside(&e.bbox, &e.label);
+            }
             for e in &p.legend {
                 for m in &p.marks {
                     if !matches!(m.kind, chartstress::ir::MarkKind::Slice) {

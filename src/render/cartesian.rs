@@ -1024,8 +1024,17 @@ pub fn draw(
         let mut last_right = f32::MIN;
         for (v, label) in &axis.ticks {
             let x = if horizontal { vpix(*v) } else { xpix(*v) };
-            let spec = tick_spec(st, label, x, ty, Align::Center);
-            let b = text_bbox(&spec);
+            let mut spec = tick_spec(st, label, x, ty, Align::Center);
+            let mut b = text_bbox(&spec);
+            // Keep edge labels inside the figure: align them to the edge instead.
+            let (fx0, fx1) = (frame.rect.x + 2.0, frame.rect.right() - 2.0);
+            if b.right() > fx1 {
+                spec = tick_spec(st, label, fx1, ty, Align::Right);
+                b = text_bbox(&spec);
+            } else if b.x < fx0 {
+                spec = tick_spec(st, label, fx0, ty, Align::Left);
+                b = text_bbox(&spec);
+            }
             if st.tick_marks {
                 canvas.line(
                     &[(x, plot.bottom()), (x, plot.bottom() + tick_len)],
