@@ -15,6 +15,8 @@ pub struct Canvas {
     width: u32,
     height: u32,
     error: Option<String>,
+    /// Clip paths emitted so far (ids must be unique in the document).
+    clips: u32,
 }
 
 /// A text to draw: `y` is the top of the glyph box (ascender line).
@@ -73,6 +75,7 @@ impl Canvas {
             width,
             height,
             error: None,
+            clips: 0,
         }
     }
 
@@ -337,6 +340,23 @@ impl Canvas {
             w: maxx - minx,
             h: maxy - miny,
         }
+    }
+
+    /// Clip what follows to `r` until [`Canvas::end_clip`].
+    pub fn begin_clip(&mut self, r: BBox) {
+        self.clips += 1;
+        let id = format!("clip{}", self.clips);
+        self.raw(&format!(
+            r#"<clipPath id="{id}"><rect x="{}" y="{}" width="{}" height="{}"/></clipPath><g clip-path="url(#{id})">"#,
+            num(r.x),
+            num(r.y),
+            num(r.w),
+            num(r.h)
+        ));
+    }
+
+    pub fn end_clip(&mut self) {
+        self.raw("</g>");
     }
 
     pub fn finish(self) -> Result<String, String> {

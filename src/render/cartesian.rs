@@ -88,7 +88,12 @@ pub fn num_axis(
         hi = hi.max(0.0);
     } else {
         let pad = (hi - lo).abs().max(hi.abs() * 0.02).max(1e-9) * 0.06;
-        lo -= pad;
+        // Padding never takes non-negative data below zero.
+        lo = if lo >= 0.0 {
+            (lo - pad).max(0.0)
+        } else {
+            lo - pad
+        };
         hi += pad;
     }
     let (ticks, decimals) = nice_ticks(lo, hi, style.tick_count);
@@ -339,9 +344,17 @@ pub fn draw(
             (xhi - xlo).abs().max(1e-9) * 0.1,
             (vhi - vlo).abs().max(1e-9) * 0.1,
         );
-        (xlo, xhi) = (xlo - px, xhi + px);
+        // Non-negative data keeps a non-negative axis; bubbles are clipped to the plot.
+        let floor = |lo: f64, pad: f64| {
+            if lo >= 0.0 {
+                (lo - pad).max(0.0)
+            } else {
+                lo - pad
+            }
+        };
+        (xlo, xhi) = (floor(xlo, px), xhi + px);
         if !log {
-            (vlo, vhi) = (vlo - py, vhi + py);
+            (vlo, vhi) = (floor(vlo, py), vhi + py);
         }
     }
 
@@ -852,6 +865,7 @@ pub fn draw(
             }
         }
         ChartKind::Scatter | ChartKind::Bubble => {
+            canvas.begin_clip(plot);
             let (xs, ys) = (&series[0], &series[1]);
             let sizes = series.get(2).filter(|_| kind == ChartKind::Bubble);
             let smax = sizes
@@ -909,6 +923,13 @@ pub fn draw(
             }
         }
         ChartKind::Pie | ChartKind::Donut => unreachable!("pies are drawn by render::pie"),
+    }
+
+    if xy {
+        canvas.end_clip();
+        for m in &mut scene.marks {
+            m.bbox = intersect(m.bbox, plot);
+        }
     }
 
     // Axes lines.
@@ -1309,5 +1330,17 @@ fn tick_spec<'a>(st: &'a Style, text: &'a str, x: f32, y: f32, align: Align) -> 
         size: st.tick_size,
         bold: false,
         color: &st.text_color,
+    }
+}
+
+/// The part of `a` inside `b` (what is visible of a clipped mark).
+fn intersect(a: BBox, b: BBox) -> BBox {
+    let x = a.x.max(b.x);
+    let y = a.y.max(b.y);
+    BBox {
+        x,
+        y,
+        w: (a.right().min(b.right()) - x).max(0.0),
+        h: (a.bottom().min(b.bottom()) - y).max(0.0),
     }
 }
