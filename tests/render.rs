@@ -767,3 +767,80 @@ fn cli_gallery_writes_images_index_and_contact_sheet() {
     let sheet = image::open(dir.path().join("contact_sheet.png")).unwrap();
     assert!(sheet.width() > 400 && sheet.height() > 300);
 }
+
+#[test]
+fn awkward_tables_render_without_panicking() {
+    use support::{column, fmt, table, text_index};
+    let one = |name: &str, v: Vec<Option<f64>>| column(name, &v, fmt(None, None, 0));
+    let tables = [
+        table(
+            "single_row",
+            Some("One row"),
+            text_index("K", &["Only"]),
+            vec![one("V", vec![Some(5.0)])],
+        ),
+        table(
+            "constant",
+            None,
+            text_index("K", &["a", "b", "c"]),
+            vec![one("V", vec![Some(7.0); 3]), one("W", vec![Some(7.0); 3])],
+        ),
+        table(
+            "all_zero",
+            None,
+            text_index("K", &["a", "b"]),
+            vec![one("V", vec![Some(0.0), Some(0.0)])],
+        ),
+        table(
+            "negative_only",
+            None,
+            text_index("K", &["a", "b", "c"]),
+            vec![
+                one("V", vec![Some(-3.0), Some(-8.0), Some(-1.0)]),
+                one("W", vec![Some(-2.0), None, Some(-4.0)]),
+            ],
+        ),
+        table(
+            "huge",
+            None,
+            text_index("K", &["a", "b"]),
+            vec![
+                one("V", vec![Some(3.2e14), Some(1.1e15)]),
+                one("W", vec![Some(1e-3), Some(2e-3)]),
+            ],
+        ),
+        table(
+            "mostly_missing",
+            None,
+            text_index("K", &["a", "b", "c"]),
+            vec![
+                one("V", vec![None, Some(1.0), None]),
+                one("W", vec![None, None, None]),
+            ],
+        ),
+        table(
+            "empty_label",
+            None,
+            text_index("K", &["", "b"]),
+            vec![one("V", vec![Some(1.0), Some(2.0)])],
+        ),
+    ];
+    for theme in ["classic", "minimal", "paper"] {
+        for log in ["false", "true"] {
+            let mut style = spec::theme(theme).unwrap();
+            spec::set_style(&mut style, "log_scale", log).unwrap();
+            spec::set_style(&mut style, "data_labels", "true").unwrap();
+            for t in &tables {
+                for kind in ChartKind::ALL {
+                    let Ok(s) = spec::single(t, kind, &style) else {
+                        continue;
+                    };
+                    match render::render(&s) {
+                        Ok(r) => assert_eq!(r.scene.panels.len(), 1),
+                        Err(e) => assert!(!e.to_string().is_empty()),
+                    }
+                }
+            }
+        }
+    }
+}
