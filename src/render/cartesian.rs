@@ -219,6 +219,12 @@ pub fn draw(
         LegendPlacement::Direct if !is_line => LegendPlacement::Top,
         LegendPlacement::BottomLeft => LegendPlacement::TopLeft,
         LegendPlacement::BottomRight => LegendPlacement::TopRight,
+        // A side legend would squeeze a narrow panel: put it on top instead.
+        LegendPlacement::Right
+            if vertical_legend_size(&legend_items, st).0 > frame.rect.w * 0.28 =>
+        {
+            LegendPlacement::Top
+        }
         p => p,
     };
 
