@@ -501,6 +501,28 @@ fn grid_and_dashboard_scenes() {
     for (a, b) in r.scene.panels.iter().zip(r.scene.panels.iter().skip(1)) {
         assert!(!a.plot_area.intersects(&b.plot_area));
     }
+    // Shared axes: tick labels only on the outer panels.
+    let mut shared = spec::grid(
+        2,
+        2,
+        vec![spec::panel(&support::fruit(), ChartKind::Bar, &style).unwrap(); 4],
+        &style,
+        None,
+    )
+    .unwrap();
+    if let chartstress::ir::Layout::Grid {
+        shared_x, shared_y, ..
+    } = &mut shared.layout
+    {
+        (*shared_x, *shared_y) = (true, true);
+    }
+    let r = render::render(&shared).unwrap();
+    let p = &r.scene.panels;
+    assert!(p[0].x_ticks.is_empty() && !p[0].y_ticks.is_empty());
+    assert!(p[1].x_ticks.is_empty() && p[1].y_ticks.is_empty() && p[1].y_label.is_none());
+    assert!(!p[2].x_ticks.is_empty() && !p[2].y_ticks.is_empty());
+    assert!(!p[3].x_ticks.is_empty() && p[3].y_ticks.is_empty());
+    assert_eq!(p[1].marks[0].bbox.h, p[0].marks[0].bbox.h, "shared y scale");
     let kpis = vec![chartstress::ir::KpiTile {
         label: "Revenue".into(),
         value: "$4.2M".into(),

@@ -17,6 +17,8 @@ pub struct Canvas {
     error: Option<String>,
     /// Clip paths emitted so far (ids must be unique in the document).
     clips: u32,
+    /// While set, texts are measured but not drawn (shared-axis labels).
+    pub muted: bool,
 }
 
 /// A text to draw: `y` is the top of the glyph box (ascender line).
@@ -76,6 +78,7 @@ impl Canvas {
             height,
             error: None,
             clips: 0,
+            muted: false,
         }
     }
 
@@ -245,7 +248,7 @@ impl Canvas {
     /// Draw text through plotters; returns the glyph box.
     pub fn text(&mut self, t: &TextSpec<'_>) -> BBox {
         let bbox = text_bbox(t);
-        if t.text.is_empty() {
+        if t.text.is_empty() || self.muted {
             return bbox;
         }
         let c = self.color(t.color);
@@ -276,7 +279,7 @@ impl Canvas {
     /// about its anchor, which is the end of the text at baseline-middle.
     /// Returns the axis-aligned box of the rotated glyph box.
     pub fn rotated_text(&mut self, t: &TextSpec<'_>, degrees: f32) -> BBox {
-        if t.text.is_empty() {
+        if t.text.is_empty() || self.muted {
             return BBox {
                 x: t.x,
                 y: t.y,

@@ -293,7 +293,7 @@ pub fn draw(
         .as_deref()
         .is_some_and(|l| !l.trim().is_empty());
     let left_title_w = if has_ylabel { label_h + 8.0 } else { 0.0 };
-    if has_xlabel {
+    if has_xlabel && !frame.hide_x_labels {
         bottom -= label_h + 8.0;
     }
     let tick_len = if st.tick_marks { 5.0 } else { 0.0 };
@@ -443,7 +443,7 @@ pub fn draw(
     let mut plot_w = (right - left).max(20.0);
     let mut cat_mode = CatMode::Flat;
     let mut x_axis_h = tick_h * 1.0 + tick_len + 6.0;
-    if !horizontal && !xy && n > 0 {
+    if !horizontal && !xy && n > 0 && !frame.hide_x_labels {
         let slot = plot_w / n as f32;
         let widths: Vec<f32> = cats
             .iter()
@@ -496,6 +496,11 @@ pub fn draw(
             }
         }
     }
+    let x_axis_h = if frame.hide_x_labels {
+        tick_len + 4.0
+    } else {
+        x_axis_h
+    };
     let plot_bottom = bottom - x_axis_h;
     let plot = BBox {
         x: left,
@@ -981,6 +986,7 @@ pub fn draw(
     // Ticks and tick labels.
     let ts = st.tick_size;
     // Left axis: values (vertical) or categories (horizontal bars).
+    canvas.muted = frame.hide_y_labels;
     if horizontal {
         let step = ((ts * 1.1 / slot).ceil() as usize).max(1);
         let mut ticks = Vec::new();
@@ -1040,7 +1046,12 @@ pub fn draw(
             });
         }
     }
+    canvas.muted = false;
+    if frame.hide_y_labels {
+        scene.y_ticks.clear();
+    }
     // Bottom axis.
+    canvas.muted = frame.hide_x_labels;
     let ty = plot.bottom() + tick_len + 4.0;
     let bottom_value_axis = if horizontal {
         Some(&vaxis)
@@ -1136,6 +1147,11 @@ pub fn draw(
         }
     }
 
+    canvas.muted = false;
+    if frame.hide_x_labels {
+        scene.x_ticks.clear();
+    }
+
     // Value labels, greedily without collisions.
     for b in scene.x_ticks.iter().chain(scene.y_ticks.iter()) {
         placed.add(b.bbox);
@@ -1229,7 +1245,11 @@ pub fn draw(
 
     // Axis titles.
     let ls = st.label_size;
-    if let Some(xl) = panel.x_label.as_deref().filter(|l| !l.trim().is_empty()) {
+    if let Some(xl) = panel
+        .x_label
+        .as_deref()
+        .filter(|l| !l.trim().is_empty() && !frame.hide_x_labels)
+    {
         let text = truncate(xl, &st.font_family, ls, false, plot.w + plot.x - inner.x);
         let spec = TextSpec {
             text: &text,
@@ -1244,7 +1264,11 @@ pub fn draw(
         let bbox = canvas.text(&spec);
         scene.x_label = Some(TextBox { text, bbox });
     }
-    if let Some(yl) = panel.y_label.as_deref().filter(|l| !l.trim().is_empty()) {
+    if let Some(yl) = panel
+        .y_label
+        .as_deref()
+        .filter(|l| !l.trim().is_empty() && !frame.hide_y_labels)
+    {
         let text = truncate(yl, &st.font_family, ls, false, plot.h);
         let spec = TextSpec {
             text: &text,

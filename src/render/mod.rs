@@ -49,6 +49,9 @@ pub(crate) struct PanelFrame {
     pub col: u32,
     /// Value range shared with other panels (shared y axes in grids).
     pub shared_values: Option<(f64, f64)>,
+    /// Shared axes: this panel's x (or y) tick labels and axis title are not drawn.
+    pub hide_x_labels: bool,
+    pub hide_y_labels: bool,
 }
 
 /// Render a spec to SVG, PNG and Scene. Deterministic: the same spec gives

@@ -854,7 +854,14 @@ pub fn figure(
                 }
                 ps
             };
-            grid(rows, cols, panels, style, table.meta.title.clone())
+            let split = parts.len() >= 2;
+            let same_kind = panels.windows(2).all(|w| w[0].kind == w[1].kind);
+            let mut chart = grid(rows, cols, panels, style, table.meta.title.clone())?;
+            // Split series share the categories: label the x axis once per column.
+            if let Layout::Grid { shared_x, .. } = &mut chart.layout {
+                *shared_x = split && same_kind;
+            }
+            Ok(chart)
         }
         LayoutRequest::Dashboard => {
             let small = smaller_titles(style);
