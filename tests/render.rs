@@ -307,6 +307,35 @@ fn pie_slices_follow_values_and_labels_print_shares() {
         let label = m.label.as_ref().expect("every slice labelled");
         assert_eq!(label.text, format!("{:.1}%", v / total * 100.0));
     }
+    // Slice angles from the SVG arcs (M centre L start A r r 0 large 1 end Z) are ∝ values.
+    let arcs: Vec<Vec<f64>> = r
+        .svg
+        .split("<path d=\"M")
+        .skip(1)
+        .map(|p| {
+            p.split('"')
+                .next()
+                .unwrap()
+                .replace(['L', 'A', 'Z'], " ")
+                .split_whitespace()
+                .map(|n| n.parse().unwrap())
+                .collect()
+        })
+        .collect();
+    assert_eq!(arcs.len(), 6);
+    for (a, v) in arcs.iter().zip(values) {
+        let (cx, cy, x0, y0, large, x1, y1) = (a[0], a[1], a[2], a[3], a[7], a[9], a[10]);
+        let mut sweep = (y1 - cy).atan2(x1 - cx) - (y0 - cy).atan2(x0 - cx);
+        if sweep < 0.0 {
+            sweep += std::f64::consts::TAU;
+        }
+        let expected = v / total * std::f64::consts::TAU;
+        assert!(
+            (sweep - expected).abs() < 0.01,
+            "slice {v}: {sweep} rad, expected {expected}"
+        );
+        assert_eq!(large == 1.0, expected > std::f64::consts::PI);
+    }
     // The biggest slice covers the most area of its box.
     let biggest = &p.marks[0];
     assert!(biggest.bbox.w * biggest.bbox.h > p.marks[1].bbox.w * p.marks[1].bbox.h);
