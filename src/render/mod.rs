@@ -143,3 +143,23 @@ fn encode_png(rgba: image::RgbaImage, opaque: bool) -> Result<Vec<u8>, RenderErr
 pub(crate) fn has_value_axis(kind: ChartKind) -> bool {
     !kind.is_circular()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn svg_to_png_keeps_transparency_and_draws_text() {
+        let svg = r##"<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><text x="4" y="28" font-family="sans-serif" font-size="20" fill="#000000">Hello</text></svg>"##;
+        let png = svg_to_png(svg).unwrap();
+        let img = image::load_from_memory(&png).unwrap().to_rgba8();
+        assert_eq!(img.dimensions(), (120, 40));
+        assert_eq!(img.get_pixel(0, 0).0[3], 0, "background stays transparent");
+        let inked = img.pixels().filter(|p| p.0[3] > 128).count();
+        assert!(
+            inked > 100,
+            "generic sans-serif resolves to an embedded face: {inked} px"
+        );
+        assert!(svg_to_png("<svg").is_err());
+    }
+}
