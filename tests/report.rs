@@ -362,6 +362,8 @@ fn report_numbers_match_an_independent_recount() {
             .find(|g| g["name"] == "modified_chart")
             .unwrap();
         assert_eq!(theme["gap"]["gap"], chart_gap["gap"]);
+        // Same pairs, same seed stream: the same interval.
+        assert_eq!(theme["gap"]["ci"], chart_gap["ci"]);
         let curve = theme["curve"].as_array().unwrap();
         let severities: Vec<u64> = curve
             .iter()
@@ -441,11 +443,12 @@ fn html_is_self_contained_and_escapes_hostile_strings() {
             "the page must not reach the network: {fetch}"
         );
     }
-    assert!(html.contains("<svg"), "plots are inline");
+    assert!(!html.contains("<svg"), "plots are rendered to PNG");
     assert!(
-        html.contains("Original vs modified accuracy"),
+        html.contains("alt=\"Original vs modified accuracy"),
         "several runs get the scatter plot"
     );
+    assert!(html.contains("alt=\"Robustness curves"));
     let md = fs::read_to_string(suite.join("report/report.md")).unwrap();
     assert!(!md.contains("<script"));
     let junit = fs::read_to_string(suite.join("report/junit.xml")).unwrap();
@@ -528,4 +531,22 @@ fn runs_can_be_selected_and_unknown_runs_fail() {
     let err = chartstress::report::build_report(&suite, &["nope".into()], Default::default())
         .unwrap_err();
     assert!(err.to_string().contains("run `nope` not found"), "{err}");
+}
+
+#[test]
+fn markdown_report_snapshot() {
+    let tmp = tempfile::tempdir().unwrap();
+    let suite = tmp.path().join("suite");
+    let mut expect = build_suite(&suite);
+    write_run(&suite, "strong", &mut expect, strong_rule);
+    let report = chartstress::report::build_report(&suite, &[], Default::default()).unwrap();
+    chartstress::report::write_report(
+        &report,
+        &suite,
+        &tmp.path().join("out"),
+        &Default::default(),
+    )
+    .unwrap();
+    let md = fs::read_to_string(tmp.path().join("out/report.md")).unwrap();
+    insta::assert_snapshot!(md);
 }

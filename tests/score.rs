@@ -410,3 +410,40 @@ fn score_command_scores_records_in_order_and_names_bad_lines() {
         .unwrap();
     assert_eq!(ok.status.code(), Some(2));
 }
+
+mod invariants {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn any_text() -> impl Strategy<Value = String> {
+        prop_oneof![
+            ".{0,24}",
+            "[\\[\\]'\", 0-9a-zA-Z._%$-]{0,24}",
+            "\\[[0-9a-z ,.'\"]{0,16}\\]",
+            "[-+]?[0-9]{1,6}([.,][0-9]{1,4})?(e[-+]?[0-9])?[%kMB]?",
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn every_metric_stays_in_range_and_never_panics(t in any_text(), p in any_text(), qt in 0usize..7) {
+            let question_type = QuestionType::ALL.get(qt).copied();
+            let c = ScoreContext { question_type, year_flags: vec!["NO".into()], ..Default::default() };
+            for m in Metric::ALL {
+                let s = score(m, &t, &p, &c);
+                prop_assert!((0.0..=1.0).contains(&s), "{m} {t:?} {p:?} -> {s}");
+            }
+        }
+
+        #[test]
+        fn a_target_matches_itself(t in "[a-zA-Z0-9][a-zA-Z0-9 .,%$]{0,20}") {
+            let c = ScoreContext::default();
+            prop_assert_eq!(score(Metric::Exact, &t, &t, &c), 1.0);
+            // pix2struct's own quirk: "nan" and "inf" never match themselves.
+            if chartstress::score::pylit::py_float(&t).is_none_or(f64::is_finite) {
+                prop_assert_eq!(score(Metric::ChartQa, &t, &t, &c), 1.0);
+            }
+            prop_assert_eq!(score(Metric::Relaxed, &t, &t, &c), 1.0, "{:?}", t);
+        }
+    }
+}

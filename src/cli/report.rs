@@ -1,5 +1,6 @@
 //! `chartstress report`: write report.json, report.md, report.html and junit.xml.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -50,8 +51,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
     };
     let written = write_report(&report, &args.suite, &out, &opts)?;
-    println!(
-        "{:<24} {:>8} {:>8} {:>8}  accuracy per set (gap original − modified, points)",
+    // Summary text goes out in one write whose failure (a closed pipe) is ignored.
+    let mut text = format!(
+        "{:<24} {:>8} {:>8} {:>8}  accuracy per set (gap original − modified, points)\n",
         "run", "scored", "errors", "missing"
     );
     for run in &report.runs {
@@ -60,21 +62,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .iter()
             .map(|g| format!("{} {}", g.name, chartstress::report::fmt_opt(g.gap, 1)))
             .collect();
-        println!(
-            "{:<24} {:>8} {:>8} {:>8}  {} ({})",
+        text.push_str(&format!(
+            "{:<24} {:>8} {:>8} {:>8}  {} ({})\n",
             run.name,
             run.scored,
             run.errors,
             run.missing,
             chartstress::report::check::set_summary(run),
             gaps.join(", ")
-        );
+        ));
         for w in &run.warnings {
             eprintln!("warning: {w}");
         }
     }
     for path in written {
-        println!("wrote {}", path.display());
+        text.push_str(&format!("wrote {}\n", path.display()));
     }
+    let _ = std::io::stdout().write_all(text.as_bytes());
     Ok(ExitCode::SUCCESS)
 }

@@ -198,6 +198,21 @@ pub enum Query {
         decimals: u8,
     },
 
+    // ---- paragraph families (answered from the accompanying text) ----
+    /// A value stated only in the paragraph, for a category the chart does not show.
+    ParagraphValue {
+        panel: PanelIndex,
+        series: String,
+        category: String,
+    },
+    /// Paragraph value of `paragraph_category` minus the chart's value at `category`.
+    ParagraphDifference {
+        panel: PanelIndex,
+        series: String,
+        paragraph_category: String,
+        category: String,
+    },
+
     // ---- descriptive families (answered from the scene) ----
     /// Descriptive: the chart title.
     Title {
@@ -307,6 +322,8 @@ impl Query {
             | Query::ShareSum { panel, .. }
             | Query::Spread { panel, .. }
             | Query::TopMean { panel, .. }
+            | Query::ParagraphValue { panel, .. }
+            | Query::ParagraphDifference { panel, .. }
             | Query::Title { panel }
             | Query::AxisLabel { panel, .. }
             | Query::EdgeTick { panel, .. }

@@ -1,1 +1,202 @@
 //! Chart and question perturbations (issue 4).
+//!
+//! Every perturbation is a pure function with a name, an axis, a severity
+//! ladder 1..=5 (described in [`Info::ladder`], the one place the ladder is
+//! defined and from which the README table is generated) and a declaration of
+//! what it does to the answer ([`AnswerEffect`]). Randomness comes only from the
+//! seed the caller derives from the item id. One file per perturbation; the
+//! registry in [`registry`] lists them.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::ir::{ChartSpec, Scene, Style, Table, TextBox};
+
+mod util;
+
+mod baseline;
+mod clutter;
+mod data_labels;
+mod font_family;
+mod font_size;
+mod kind_swap;
+mod legend_moved;
+mod legend_removed;
+mod legend_reordered;
+mod log_scale;
+mod orientation;
+mod palette;
+mod theme;
+mod tick_density;
+mod tick_format;
+
+mod blur;
+mod downscale;
+mod jpeg;
+mod noise;
+mod rotation;
+
+mod dashboard;
+pub mod question;
+pub mod subplots;
+
+pub mod registry;
+
+pub use registry::{catalog, chart_perturbations, find, info, ladder_markdown};
+pub use util::{restyle, retarget_panel};
+
+/// What a perturbation may do to the item's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AnswerEffect {
+    /// The answer must stay exactly the same; a change is a bug (item dropped, counted).
+    Preserving,
+    /// The answer is recomputed by the executor on the perturbed chart.
+    Recomputing,
+    /// The needed element may disappear: the item becomes unanswerable.
+    Breaking,
+}
+
+impl AnswerEffect {
+    pub fn name(self) -> &'static str {
+        match self {
+            AnswerEffect::Preserving => "preserving",
+            AnswerEffect::Recomputing => "recomputing",
+            AnswerEffect::Breaking => "breaking",
+        }
+    }
+}
+
+/// Where in the pipeline a perturbation acts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// On the ChartSpec, before rendering.
+    Spec,
+    /// On the rendered SVG (text overlays recorded in the Scene).
+    Svg,
+    /// On the PNG bytes.
+    Image,
+    /// Swaps the table the question is asked about.
+    Data,
+    /// On the question, chart unchanged.
+    Question,
+}
+
+/// Static description of a perturbation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Info {
+    pub name: &'static str,
+    pub axis: &'static str,
+    pub stage: Stage,
+    pub effect: AnswerEffect,
+    /// What severities 1..=5 do, mildest first.
+    pub ladder: [&'static str; 5],
+}
+
+/// Inputs of a chart perturbation besides the spec.
+#[derive(Debug, Clone, Copy)]
+pub struct ChartContext<'a> {
+    /// Seed derived from the item id and the perturbation name.
+    pub seed: u64,
+    /// Built-in themes (for theme swaps).
+    pub themes: &'a [Style],
+    /// Other tables, for distractor panels, sorted by id.
+    pub distractors: &'a [&'a Table],
+}
+
+/// The result of a perturbation and the parameters it chose.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Applied<T> {
+    pub value: T,
+    pub params: BTreeMap<String, serde_json::Value>,
+    /// New panel index of the item's target panel, when the layout moved it.
+    pub target_panel: Option<usize>,
+}
+
+impl<T> Applied<T> {
+    pub fn new(value: T) -> Self {
+        Applied {
+            value,
+            params: BTreeMap::new(),
+            target_panel: None,
+        }
+    }
+
+    pub fn param(mut self, key: &str, value: impl Into<serde_json::Value>) -> Self {
+        self.params.insert(key.to_string(), value.into());
+        self
+    }
+}
+
+/// Visible text added on top of a rendered SVG.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SvgEdit {
+    pub svg: String,
+    /// Text boxes to append to `Scene::extra_text`.
+    pub extra_text: Vec<TextBox>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum PerturbError {
+    #[error("perturbation `{name}`: cannot decode the chart image: {source}")]
+    Decode {
+        name: &'static str,
+        source: image::ImageError,
+    },
+    #[error("perturbation `{name}`: cannot encode the perturbed image: {source}")]
+    Encode {
+        name: &'static str,
+        source: image::ImageError,
+    },
+    #[error("perturbation `{name}`: severity {severity} is outside 1..=5")]
+    Severity { name: &'static str, severity: u8 },
+}
+
+/// A chart perturbation. Implementors override the `apply_*` of their stage;
+/// the others return `None` ("does not apply").
+pub trait Perturbation: Send + Sync {
+    fn info(&self) -> Info;
+
+    /// Spec stage. `None` when the perturbation does not apply to this chart
+    /// (e.g. log scale with non-positive values) or would change nothing.
+    fn apply_spec(
+        &self,
+        _spec: &ChartSpec,
+        _severity: u8,
+        _ctx: &ChartContext<'_>,
+    ) -> Option<Applied<ChartSpec>> {
+        None
+    }
+
+    /// SVG stage: `scene` is what the renderer drew.
+    fn apply_svg(
+        &self,
+        _svg: &str,
+        _scene: &Scene,
+        _severity: u8,
+        _seed: u64,
+    ) -> Option<Applied<SvgEdit>> {
+        None
+    }
+
+    /// Image stage, on PNG bytes; returns PNG bytes.
+    fn apply_image(
+        &self,
+        _png: &[u8],
+        _severity: u8,
+        _seed: u64,
+    ) -> Result<Option<Applied<Vec<u8>>>, PerturbError> {
+        Ok(None)
+    }
+}
+
+/// Checks a severity and returns its 0-based ladder index.
+pub fn level(name: &'static str, severity: u8) -> Result<usize, PerturbError> {
+    if (1..=5).contains(&severity) {
+        Ok(usize::from(severity - 1))
+    } else {
+        Err(PerturbError::Severity { name, severity })
+    }
+}

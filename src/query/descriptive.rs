@@ -116,11 +116,12 @@ pub(crate) fn execute(query: &Query, ctx: &Ctx, scene: &Scene) -> Result<Answer,
             let values: Option<Vec<f64>> = t
                 .iter()
                 .map(|t| {
-                    if is_plain_number(&t.label) {
-                        t.value.or_else(|| super::parse_number(&t.label))
-                    } else {
-                        None
-                    }
+                    // Numeric ticks carry their value ("20%", "1k"); plain labels parse.
+                    t.value.or_else(|| {
+                        is_plain_number(&t.label)
+                            .then(|| super::parse_number(&t.label))
+                            .flatten()
+                    })
                 })
                 .collect();
             match values {

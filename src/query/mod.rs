@@ -8,6 +8,7 @@
 
 mod data;
 mod descriptive;
+pub mod paragraph;
 pub mod reference;
 pub mod testing;
 pub mod trend;
@@ -108,6 +109,10 @@ pub fn execute(query: &Query, spec: &ChartSpec, scene: &Scene) -> Result<Answer,
         | Query::Hypothetical { .. }
         | Query::Conversation { .. } => wrappers::execute_wrapper(query, spec, scene),
         Query::SubplotLayout | Query::SubplotCount => descriptive::figure(query, scene),
+        Query::ParagraphValue { .. } | Query::ParagraphDifference { .. } => {
+            let ctx = panel_ctx(query.panel(), spec, scene)?;
+            paragraph::execute(query, &ctx, spec)
+        }
         q if is_descriptive(q) => {
             let ctx = panel_ctx(q.panel(), spec, scene)?;
             descriptive::execute(q, &ctx, scene)
@@ -170,6 +175,8 @@ pub const FAMILIES: &[&str] = &[
     "share_sum",
     "spread",
     "top_mean",
+    "paragraph_value",
+    "paragraph_difference",
     "title",
     "x_label",
     "y_label",
@@ -230,6 +237,8 @@ pub fn family(query: &Query) -> &'static str {
         Query::ShareSum { .. } => "share_sum",
         Query::Spread { .. } => "spread",
         Query::TopMean { .. } => "top_mean",
+        Query::ParagraphValue { .. } => "paragraph_value",
+        Query::ParagraphDifference { .. } => "paragraph_difference",
         Query::Title { .. } => "title",
         Query::AxisLabel { axis, .. } => match axis {
             Axis::X => "x_label",

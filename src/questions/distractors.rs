@@ -18,7 +18,11 @@ pub fn display_answer(answer: &Answer) -> String {
             value,
             decimals,
             unit,
-        } => display_number(*value, *decimals, &format_for(unit.as_deref())),
+        } => {
+            let mut f = format_for(unit.as_deref());
+            f.thousands = value.abs() >= 10_000.0;
+            display_number(*value, *decimals, &f)
+        }
         other => other.to_text(),
     }
 }
@@ -27,7 +31,7 @@ pub fn format_for(unit: Option<&str>) -> crate::ir::NumberFormat {
     let mut f = crate::ir::NumberFormat::default();
     match unit {
         Some(u) if ["$", "€", "£", "¥"].contains(&u) => f.prefix = Some(u.to_string()),
-        Some(u) if u == "%" => f.suffix = Some("%".into()),
+        Some("%") => f.suffix = Some("%".into()),
         Some(u) => f.suffix = Some(format!(" {u}")),
         None => {}
     }
@@ -91,11 +95,9 @@ fn text_candidates(
             out.push(crate::ir::answer::NOT_APPLICABLE_TEXT.into());
         }
         _ => {
+            // Other categories of the same axis (a series name would be a different kind).
             if let Some(d) = data {
                 out.extend(d.categories.iter().cloned());
-                if matches!(answer, Answer::Text { .. }) && d.series.len() > 1 {
-                    out.extend(d.series.iter().map(|s| s.name.clone()));
-                }
             }
         }
     }
@@ -143,7 +145,8 @@ pub fn distractors(
             decimals,
             unit,
         } => {
-            let f = format_for(unit.as_deref());
+            let mut f = format_for(unit.as_deref());
+            f.thousands = value.abs() >= 10_000.0;
             number_candidates(*value, *decimals, data)
                 .into_iter()
                 .map(|v| display_number(v, *decimals, &f))

@@ -87,6 +87,8 @@ pub fn read_run(suite: &Path, run: &str) -> Result<RunData, ReportError> {
     })?;
     let mut predictions = BTreeMap::new();
     let mut warnings = Vec::new();
+    // Warnings name files relative to the suite, so reports stay portable.
+    let shown = Path::new(RUNS_DIR).join(run).join(PREDICTIONS_FILE);
     let lines: Vec<&str> = text.split('\n').collect();
     let last_content = lines.iter().rposition(|l| !l.trim().is_empty());
     for (idx, line) in lines.iter().enumerate() {
@@ -101,13 +103,13 @@ pub fn read_run(suite: &Path, run: &str) -> Result<RunData, ReportError> {
             Err(_) if Some(idx) == last_content && !text.ends_with('\n') => {
                 warnings.push(format!(
                     "{}:{}: torn last line ignored",
-                    path.display(),
+                    shown.display(),
                     idx + 1
                 ));
             }
             Err(e) => warnings.push(format!(
                 "{}:{}:{}: skipped malformed prediction: {e}",
-                path.display(),
+                shown.display(),
                 idx + 1,
                 e.column()
             )),
@@ -116,7 +118,10 @@ pub fn read_run(suite: &Path, run: &str) -> Result<RunData, ReportError> {
     let info_path = dir.join(RUN_INFO_FILE);
     let info = match fs::read_to_string(&info_path) {
         Ok(t) => serde_json::from_str(&t).unwrap_or_else(|e| {
-            warnings.push(format!("{}: unreadable run info: {e}", info_path.display()));
+            warnings.push(format!(
+                "{}: unreadable run info: {e}",
+                Path::new(RUNS_DIR).join(run).join(RUN_INFO_FILE).display()
+            ));
             serde_json::Value::Null
         }),
         Err(_) => serde_json::Value::Null,

@@ -66,13 +66,13 @@ fn run_section(s: &mut String, run: &RunReport) {
     );
     let _ = writeln!(
         s,
-        "{} items: {} scored, {} errors (not counted as wrong), {} without prediction{}.\n",
+        "{} items; scored: {}; errors (failed calls, not counted as wrong): {}; without prediction: {}{}.\n",
         run.items,
         run.scored,
         run.errors,
         run.missing,
         if run.unknown_ids > 0 {
-            format!(", {} predictions for unknown ids", run.unknown_ids)
+            format!("; predictions for unknown ids: {}", run.unknown_ids)
         } else {
             String::new()
         }

@@ -231,6 +231,7 @@ pub fn scatter(report: &Report) -> Option<Result<String, String>> {
             vec![(0.0, 0.0), (100.0, 100.0)],
             BLACK.mix(0.5).stroke_width(1),
         )))?;
+        let mut labels: Vec<(f64, f64, String)> = Vec::new();
         for (set, color) in SET_COLORS.iter().skip(1) {
             let points: Vec<(f64, f64, String)> = report
                 .runs
@@ -251,13 +252,32 @@ pub fn scatter(report: &Report) -> Option<Result<String, String>> {
                 )?
                 .label(set.replace('_', " "))
                 .legend(move |(x, y)| Circle::new((x, y), 5, color.filled()));
-            chart.draw_series(points.iter().map(|(x, y, name)| {
-                Text::new(
-                    name.clone(),
-                    (*x + 1.2, *y + 1.5),
-                    (FONT, px(10.0)).into_font().color(&BLACK),
-                )
-            }))?;
+            labels.extend(points);
+        }
+        // One label per cluster of a run's points; right-aligned near the
+        // right edge so it stays inside the plot.
+        let mut placed: Vec<(f64, f64, String)> = Vec::new();
+        for (x, y, name) in labels {
+            if placed
+                .iter()
+                .any(|(px_, py_, n)| *n == name && (px_ - x).abs() < 8.0 && (py_ - y).abs() < 8.0)
+            {
+                continue;
+            }
+            let (dx, anchor) = if x > 70.0 {
+                (-2.0, HPos::Right)
+            } else {
+                (2.0, HPos::Left)
+            };
+            chart.draw_series(std::iter::once(Text::new(
+                name.clone(),
+                (x + dx, y),
+                (FONT, px(10.0))
+                    .into_font()
+                    .color(&BLACK)
+                    .pos(Pos::new(anchor, VPos::Center)),
+            )))?;
+            placed.push((x, y, name));
         }
         chart
             .configure_series_labels()

@@ -1,0 +1,173 @@
+//! Chart-kind swap that keeps the data readable: bar ↔ line only for ordered
+//! x, grouped ↔ stacked, bar → pie only for shares of a whole. What the kind
+//! shows changes (descriptive answers), so the answer is recomputed.
+
+use super::util::ramp;
+use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
+use crate::ir::{ChartKind, ChartSpec, ColumnType, PanelSpec};
+
+pub struct KindSwap;
+
+fn ordered_x(panel: &PanelSpec) -> bool {
+    matches!(
+        panel.table.index.ctype,
+        ColumnType::Year | ColumnType::Date | ColumnType::Number
+    )
+}
+
+/// One series of positive values that add up to a whole (100 or a percent column).
+fn shares_of_whole(panel: &PanelSpec) -> bool {
+    let [name] = panel.series.as_slice() else {
+        return false;
+    };
+    let Some(col) = panel.table.series(name) else {
+        return false;
+    };
+    let values: Option<Vec<f64>> = col.cells.iter().map(|c| c.as_f64()).collect();
+    let Some(values) = values else { return false };
+    let total: f64 = values.iter().sum();
+    values.len() >= 2
+        && values.iter().all(|v| *v > 0.0)
+        && ((total - 100.0).abs() <= 1.0 || (total - 1.0).abs() <= 0.01)
+}
+
+/// Readable replacements for a panel's kind, closest first.
+pub fn candidates(panel: &PanelSpec) -> Vec<ChartKind> {
+    let ordered = ordered_x(panel);
+    let shares = shares_of_whole(panel);
+    let mut out = Vec::new();
+    match panel.kind {
+        ChartKind::Bar => {
+            if ordered {
+                out.push(ChartKind::Line);
+            }
+            if shares {
+                out.push(ChartKind::Pie);
+                out.push(ChartKind::Donut);
+            }
+            if ordered {
+                out.push(ChartKind::Area);
+            }
+        }
+        ChartKind::HorizontalBar => {
+            if shares {
+                out.push(ChartKind::Pie);
+            }
+        }
+        ChartKind::Line => {
+            out.push(ChartKind::Area);
+            out.push(if panel.series.len() > 1 {
+                ChartKind::GroupedBar
+            } else {
+                ChartKind::Bar
+            });
+        }
+        ChartKind::Area => {
+            out.push(ChartKind::Line);
+            if panel.series.len() == 1 {
+                out.push(ChartKind::Bar);
+            }
+        }
+        ChartKind::GroupedBar => {
+            out.push(ChartKind::StackedBar);
+            if ordered {
+                out.push(ChartKind::Line);
+            }
+        }
+        ChartKind::StackedBar => {
+            out.push(ChartKind::GroupedBar);
+            if ordered {
+                out.push(ChartKind::StackedArea);
+            }
+        }
+        ChartKind::StackedArea => out.push(ChartKind::StackedBar),
+        ChartKind::Pie => {
+            out.push(ChartKind::Donut);
+            out.push(ChartKind::Bar);
+        }
+        ChartKind::Donut => {
+            out.push(ChartKind::Pie);
+            out.push(ChartKind::Bar);
+        }
+        ChartKind::Scatter | ChartKind::Bubble => {}
+    }
+    out
+}
+
+impl Perturbation for KindSwap {
+    fn info(&self) -> Info {
+        Info {
+            name: "kind_swap",
+            axis: "chart_kind",
+            stage: Stage::Spec,
+            effect: AnswerEffect::Recomputing,
+            ladder: [
+                "closest readable kind (bar→line for ordered x, grouped→stacked, line→area, pie→donut, shares→pie)",
+                "second readable kind if any, else the closest",
+                "third readable kind if any; grid lines removed",
+                "furthest readable kind; no grid, at most 4 value ticks",
+                "furthest readable kind; no grid, 3 ticks, no tick marks",
+            ],
+        }
+    }
+
+    fn apply_spec(
+        &self,
+        spec: &ChartSpec,
+        severity: u8,
+        _ctx: &ChartContext<'_>,
+    ) -> Option<Applied<ChartSpec>> {
+        let level = super::level("kind_swap", severity).ok()?;
+        let ramp_level = match level {
+            0 | 1 => 0,
+            2 => 1,
+            3 => 2,
+            _ => 4,
+        };
+        let mut out = super::restyle(spec, |s| ramp(s, ramp_level));
+        let target = out.panels_mut().into_iter().next()?;
+        let options = candidates(target);
+        let pick = if level >= 3 {
+            options.len().checked_sub(1)?
+        } else {
+            level.min(options.len().checked_sub(1)?)
+        };
+        let (from, to) = (target.kind, options[pick]);
+        target.kind = to;
+        Some(
+            Applied::new(out)
+                .param("from", from.name())
+                .param("to", to.name()),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::perturb::util::testing;
+
+    fn ctx() -> ChartContext<'static> {
+        ChartContext {
+            seed: 0,
+            themes: &[],
+            distractors: &[],
+        }
+    }
+
+    #[test]
+    fn unordered_bars_only_become_pies_when_shares() {
+        assert!(KindSwap.apply_spec(&testing::bar(), 1, &ctx()).is_none());
+        let out = KindSwap.apply_spec(&testing::shares(), 1, &ctx()).unwrap();
+        assert_eq!(out.value.panels()[0].kind, ChartKind::Pie);
+    }
+
+    #[test]
+    fn grouped_becomes_stacked_or_line() {
+        let spec = testing::grouped_years();
+        let mild = KindSwap.apply_spec(&spec, 1, &ctx()).unwrap().value;
+        assert_eq!(mild.panels()[0].kind, ChartKind::StackedBar);
+        let strong = KindSwap.apply_spec(&spec, 5, &ctx()).unwrap().value;
+        assert_eq!(strong.panels()[0].kind, ChartKind::Line);
+    }
+}

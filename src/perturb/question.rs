@@ -1,0 +1,93 @@
+//! Question perturbations: paraphrase realizers, format shifts and the
+//! unanswerable rewrite. The chart is unchanged. Each draws 5 seeded
+//! candidates and the severity picks by distance from the canonical wording
+//! (normalized Levenshtein), closest at 1, farthest at 5.
+
+use super::registry::{FORMATS, PARAPHRASES, UNANSWERABLE, question_infos};
+use super::{Applied, Info};
+use crate::ir::{ChartSpec, Scene};
+use crate::questions::Question;
+
+const CANDIDATES: usize = 5;
+
+/// Names of the question perturbations whose realizer exists in this build.
+pub fn available() -> Vec<&'static str> {
+    let realizers = crate::realize::realizers();
+    question_infos()
+        .into_iter()
+        .filter(|info| {
+            PARAPHRASES
+                .iter()
+                .find(|(name, _, _)| *name == info.name)
+                .is_none_or(|(_, _, realizer)| realizers.contains(realizer))
+        })
+        .map(|info| info.name)
+        .collect()
+}
+
+pub fn info(name: &str) -> Option<Info> {
+    question_infos().into_iter().find(|i| i.name == name)
+}
+
+fn candidate(
+    name: &str,
+    q: &Question,
+    spec: &ChartSpec,
+    scene: &Scene,
+    seed: u64,
+) -> Option<Question> {
+    if let Some((_, _, realizer)) = PARAPHRASES.iter().find(|(n, _, _)| *n == name) {
+        return crate::realize::realize(q, realizer, spec, scene, seed);
+    }
+    if let Some((_, to)) = FORMATS.iter().find(|(n, _)| *n == name) {
+        if q.question_type == *to {
+            return None;
+        }
+        return crate::questions::reformat(q, *to, spec, scene, seed);
+    }
+    if name == UNANSWERABLE.name {
+        return crate::questions::unanswerable_variant(q, spec, scene, seed);
+    }
+    None
+}
+
+/// Applies question perturbation `name` at `severity`; `None` when it does
+/// not apply to this question (no candidate differs from the original).
+pub fn apply(
+    name: &str,
+    q: &Question,
+    spec: &ChartSpec,
+    scene: &Scene,
+    severity: u8,
+    seed: u64,
+) -> Option<Applied<Question>> {
+    let info = info(name)?;
+    let level = super::level(info.name, severity).ok()?;
+    let mut found: Vec<(f64, Question)> = Vec::new();
+    for k in 0..CANDIDATES {
+        let s = crate::seed::derive(seed, &[name, &k.to_string()]);
+        let Some(c) = candidate(name, q, spec, scene, s) else {
+            continue;
+        };
+        if c.text == q.text && c.question_type == q.question_type && c.answer == q.answer {
+            continue;
+        }
+        if found.iter().any(|(_, f)| f.text == c.text) {
+            continue;
+        }
+        let distance = 1.0 - strsim::normalized_levenshtein(&q.text, &c.text);
+        found.push((distance, c));
+    }
+    if found.is_empty() {
+        return None;
+    }
+    found.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.text.cmp(&b.1.text)));
+    let pick = (level * (found.len() - 1) + 2) / 4;
+    let (distance, question) = found.swap_remove(pick.min(found.len() - 1));
+    let realizer = question.realization.realizer.clone();
+    Some(
+        Applied::new(question)
+            .param("realizer", realizer)
+            .param("distance", (distance * 1000.0).round() / 1000.0),
+    )
+}

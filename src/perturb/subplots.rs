@@ -1,0 +1,122 @@
+//! Subplots: the target chart placed in a grid among distractor panels drawn
+//! from other tables. The target's panel index changes, so the caller
+//! re-targets the query (`Applied::target_panel`) and names the panel in the
+//! question.
+
+use rand::RngExt;
+use rand::seq::SliceRandom;
+
+use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
+use crate::ir::{ChartSpec, Layout, PanelSpec};
+
+pub struct Subplots;
+
+const GRIDS: [(u32, u32, usize); 5] = [(1, 2, 1), (1, 3, 2), (2, 2, 3), (2, 3, 5), (3, 3, 8)];
+
+/// Distractor panels: other tables in their best kind; from level 3 on, in the
+/// target's kind when that suits them (harder to tell apart).
+pub fn distractor_panels(
+    target: &PanelSpec,
+    count: usize,
+    level: usize,
+    ctx: &ChartContext<'_>,
+    salt: &str,
+) -> Vec<PanelSpec> {
+    let mut tables: Vec<_> = ctx
+        .distractors
+        .iter()
+        .filter(|t| t.id != target.table.id)
+        .copied()
+        .collect();
+    tables.shuffle(&mut crate::seed::rng(ctx.seed, &[salt, "tables"]));
+    tables
+        .into_iter()
+        .filter_map(|table| {
+            let kinds = crate::spec::suitable_kinds(table);
+            let kind = if level >= 2 && kinds.contains(&target.kind) {
+                target.kind
+            } else {
+                *kinds.first()?
+            };
+            crate::spec::panel(table, kind, &target.style).ok()
+        })
+        .take(count)
+        .collect()
+}
+
+/// "the panel in row 1, column 2" (1-based, as people count).
+pub fn panel_reference(spec: &ChartSpec, index: usize) -> String {
+    match &spec.layout {
+        Layout::Grid { cols, .. } => {
+            let cols = (*cols).max(1) as usize;
+            format!(
+                "the panel in row {}, column {}",
+                index / cols + 1,
+                index % cols + 1
+            )
+        }
+        Layout::Dashboard { panels, .. } => {
+            let title = panels
+                .get(index)
+                .and_then(|p| p.panel.title.clone())
+                .map(|t| format!(" titled \"{t}\""))
+                .unwrap_or_default();
+            format!("the dashboard chart{title}")
+        }
+        Layout::Single { .. } => "the chart".to_string(),
+    }
+}
+
+impl Perturbation for Subplots {
+    fn info(&self) -> Info {
+        Info {
+            name: "subplots",
+            axis: "subplots",
+            stage: Stage::Spec,
+            effect: AnswerEffect::Preserving,
+            ladder: [
+                "1×2 grid, one distractor panel",
+                "1×3 grid, two distractor panels",
+                "2×2 grid, three distractors, same kind when suitable",
+                "2×3 grid, five distractors, same kind when suitable",
+                "3×3 grid, eight distractors, same kind when suitable",
+            ],
+        }
+    }
+
+    fn apply_spec(
+        &self,
+        spec: &ChartSpec,
+        severity: u8,
+        ctx: &ChartContext<'_>,
+    ) -> Option<Applied<ChartSpec>> {
+        let level = super::level("subplots", severity).ok()?;
+        let Layout::Single { panel } = &spec.layout else {
+            return None;
+        };
+        let (rows, cols, want) = GRIDS[level];
+        let distractors = distractor_panels(panel, want, level, ctx, "subplots");
+        if distractors.is_empty() {
+            return None;
+        }
+        let total = distractors.len() + 1;
+        let position = crate::seed::rng(ctx.seed, &["subplots", "position"]).random_range(0..total);
+        let mut panels = distractors;
+        panels.insert(position, panel.clone());
+        let (rows, cols) = if total < want + 1 {
+            // Fewer tables than cells: shrink to fit.
+            let cols = cols.min(total as u32);
+            (total.div_ceil(cols as usize) as u32, cols)
+        } else {
+            (rows, cols)
+        };
+        let out = crate::spec::grid(rows, cols, panels, &spec.style, spec.title.clone()).ok()?;
+        let mut applied = Applied::new(out)
+            .param("rows", rows)
+            .param("cols", cols)
+            .param("target_panel", position)
+            .param("distractors", total - 1);
+        applied.target_panel = Some(position);
+        Some(applied)
+    }
+}

@@ -1,0 +1,134 @@
+//! Theme swap: the whole style replaced by another built-in theme; only the
+//! data (and what makes it visible: title placement, scale choices) is kept.
+
+use rand::RngExt;
+
+use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
+use crate::ir::{ChartSpec, Style};
+
+pub struct Theme;
+
+/// Number of top-level style fields in which two styles differ.
+fn distance(a: &Style, b: &Style) -> usize {
+    let (a, b) = (
+        serde_json::to_value(a).expect("style serializes"),
+        serde_json::to_value(b).expect("style serializes"),
+    );
+    match (a, b) {
+        (serde_json::Value::Object(a), serde_json::Value::Object(b)) => {
+            a.iter().filter(|(k, v)| b.get(*k) != Some(*v)).count()
+        }
+        _ => 0,
+    }
+}
+
+/// Takes the new theme's look, keeps the settings other axes own.
+fn swap(old: &Style, new: &Style) -> Style {
+    let mut out = new.clone();
+    out.title_placement = old.title_placement;
+    out.zero_baseline = old.zero_baseline;
+    out.log_scale = old.log_scale;
+    out.legend = old.legend;
+    out.legend_order = old.legend_order;
+    out
+}
+
+impl Perturbation for Theme {
+    fn info(&self) -> Info {
+        Info {
+            name: "theme",
+            axis: "theme",
+            stage: Stage::Spec,
+            effect: AnswerEffect::Preserving,
+            ladder: [
+                "nearest fifth of the other built-in themes (fewest differing style fields)",
+                "second fifth by style distance",
+                "middle fifth by style distance",
+                "fourth fifth by style distance",
+                "most distant fifth of the built-in themes",
+            ],
+        }
+    }
+
+    fn apply_spec(
+        &self,
+        spec: &ChartSpec,
+        severity: u8,
+        ctx: &ChartContext<'_>,
+    ) -> Option<Applied<ChartSpec>> {
+        let level = super::level("theme", severity).ok()?;
+        let mut others: Vec<(usize, &Style)> = ctx
+            .themes
+            .iter()
+            .filter(|t| t.theme != spec.style.theme)
+            .map(|t| (distance(&spec.style, t), t))
+            .collect();
+        if others.is_empty() {
+            return None;
+        }
+        others.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.theme.cmp(&b.1.theme)));
+        let n = others.len();
+        let lo = level * n / 5;
+        let hi = ((level + 1) * n / 5).max(lo + 1).min(n);
+        let pick = crate::seed::rng(ctx.seed, &["theme"]).random_range(lo..hi);
+        let (dist, new) = others[pick];
+        let mut out = spec.clone();
+        out.style = swap(&spec.style, new);
+        for panel in out.panels_mut() {
+            panel.style = swap(&panel.style, new);
+        }
+        Some(
+            Applied::new(out)
+                .param("theme", new.theme.clone())
+                .param("style_distance", dist),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::perturb::util::testing;
+
+    fn themes() -> Vec<Style> {
+        (0..5)
+            .map(|i| Style {
+                theme: format!("t{i}"),
+                tick_count: 3 + i,
+                font_family: if i > 2 { "DejaVu Serif" } else { "DejaVu Sans" }.into(),
+                title_size: 10.0 + i as f32,
+                ..Style::default()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn swaps_to_another_theme_keeping_data() {
+        let spec = testing::bar();
+        let themes = themes();
+        let ctx = ChartContext {
+            seed: 1,
+            themes: &themes,
+            distractors: &[],
+        };
+        for severity in 1..=5 {
+            let out = Theme.apply_spec(&spec, severity, &ctx).expect("applies");
+            assert_ne!(out.value.style.theme, "classic");
+            assert_eq!(out.value.panels()[0].table, spec.panels()[0].table);
+            assert_eq!(out.value.panels()[0].style.theme, out.value.style.theme);
+        }
+        let mild = Theme.apply_spec(&spec, 1, &ctx).unwrap();
+        let strong = Theme.apply_spec(&spec, 5, &ctx).unwrap();
+        assert!(mild.params["style_distance"].as_u64() <= strong.params["style_distance"].as_u64());
+    }
+
+    #[test]
+    fn no_other_theme_means_not_applicable() {
+        let ctx = ChartContext {
+            seed: 1,
+            themes: &[],
+            distractors: &[],
+        };
+        assert!(Theme.apply_spec(&testing::bar(), 3, &ctx).is_none());
+    }
+}

@@ -1,0 +1,226 @@
+//! Helpers shared by several perturbations.
+
+use std::io::Cursor;
+
+use image::{ImageFormat, RgbImage};
+
+use super::PerturbError;
+use crate::ir::{ChartKind, ChartSpec, GridLines, Query, Style};
+
+/// Applies `change` to the figure style and to every panel's style, so a
+/// perturbation reaches whatever style the renderer reads.
+pub fn restyle(spec: &ChartSpec, change: impl Fn(&mut Style)) -> ChartSpec {
+    let mut out = spec.clone();
+    change(&mut out.style);
+    for panel in out.panels_mut() {
+        change(&mut panel.style);
+    }
+    out
+}
+
+/// Points every `panel` field of a query that equals `from` at `to`. Works on
+/// the JSON form so it covers query variants added later (and nested queries).
+pub fn retarget_panel(query: &Query, from: usize, to: usize) -> Query {
+    fn walk(value: &mut serde_json::Value, from: usize, to: usize) {
+        match value {
+            serde_json::Value::Object(map) => {
+                for (key, v) in map.iter_mut() {
+                    if key == "panel" && v.as_u64() == Some(from as u64) {
+                        *v = serde_json::Value::from(to);
+                    } else {
+                        walk(v, from, to);
+                    }
+                }
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(|v| walk(v, from, to)),
+            _ => {}
+        }
+    }
+    let mut json = serde_json::to_value(query).expect("query serializes");
+    walk(&mut json, from, to);
+    serde_json::from_value(json).expect("retargeted query deserializes")
+}
+
+/// The readability ramp shared by the on/off perturbations: level 0 is the
+/// change alone, each further level removes one more reading aid (no grid,
+/// at most 4 ticks, no tick marks, 3 ticks).
+pub fn ramp(style: &mut Style, level: usize) {
+    if level >= 1 {
+        style.grid = GridLines::None;
+    }
+    if level >= 2 {
+        style.tick_count = style.tick_count.min(4);
+    }
+    if level >= 3 {
+        style.tick_marks = false;
+    }
+    if level >= 4 {
+        style.tick_count = 3;
+    }
+}
+
+/// Whether the spec's panels draw a legend at all (several series, or slices).
+pub fn has_legend(spec: &ChartSpec) -> bool {
+    spec.panels()
+        .iter()
+        .any(|p| p.series.len() > 1 || p.kind.is_circular())
+}
+
+/// Kinds with a numeric value axis (ticks, baseline, log scale apply).
+pub fn has_value_axis(kind: ChartKind) -> bool {
+    !kind.is_circular()
+}
+
+/// Every drawn value of every panel is a positive number (log scale is valid).
+pub fn all_drawn_values_positive(spec: &ChartSpec) -> bool {
+    spec.panels().iter().all(|p| {
+        p.series.iter().all(|name| {
+            p.table.series(name).is_some_and(|col| {
+                col.cells
+                    .iter()
+                    .all(|c| c.is_missing() || c.as_f64().is_some_and(|v| v > 0.0))
+            })
+        })
+    })
+}
+
+pub fn decode_rgb(name: &'static str, png: &[u8]) -> Result<RgbImage, PerturbError> {
+    image::load_from_memory(png)
+        .map(|img| img.to_rgb8())
+        .map_err(|source| PerturbError::Decode { name, source })
+}
+
+pub fn encode_png(name: &'static str, img: &RgbImage) -> Result<Vec<u8>, PerturbError> {
+    let mut out = Cursor::new(Vec::new());
+    img.write_to(&mut out, ImageFormat::Png)
+        .map_err(|source| PerturbError::Encode { name, source })?;
+    Ok(out.into_inner())
+}
+
+#[cfg(test)]
+pub mod testing {
+    //! Hand-built specs for the perturbation unit tests.
+    use crate::ir::{
+        Cell, ChartKind, ChartSpec, Column, ColumnType, Layout, NumberFormat, PanelSpec, Style,
+        Table, TableMeta,
+    };
+
+    pub fn table(id: &str, series: &[(&str, &[f64])], years: bool) -> Table {
+        let n = series.first().map_or(0, |s| s.1.len());
+        let index = Column {
+            name: "x".into(),
+            ctype: if years {
+                ColumnType::Year
+            } else {
+                ColumnType::Text
+            },
+            format: NumberFormat::default(),
+            cells: (0..n)
+                .map(|i| {
+                    if years {
+                        Cell::Year(2000 + i as i32)
+                    } else {
+                        Cell::Text(format!("C{i}"))
+                    }
+                })
+                .collect(),
+        };
+        Table {
+            id: id.into(),
+            source_path: None,
+            meta: TableMeta {
+                title: Some(format!("Title of {id}")),
+                ..TableMeta::default()
+            },
+            index,
+            series: series
+                .iter()
+                .map(|(name, vals)| Column {
+                    name: (*name).into(),
+                    ctype: ColumnType::Number,
+                    format: NumberFormat::default(),
+                    cells: vals.iter().map(|v| Cell::Number(*v)).collect(),
+                })
+                .collect(),
+        }
+    }
+
+    pub fn single(table: Table, kind: ChartKind) -> ChartSpec {
+        let style = Style::default();
+        ChartSpec {
+            width: 800,
+            height: 600,
+            title: None,
+            style: style.clone(),
+            layout: Layout::Single {
+                panel: PanelSpec {
+                    kind,
+                    series: table.series_names().iter().map(|s| s.to_string()).collect(),
+                    title: table.meta.title.clone(),
+                    x_label: None,
+                    y_label: None,
+                    table,
+                    style,
+                },
+            },
+        }
+    }
+
+    pub fn bar() -> ChartSpec {
+        single(
+            table("sales", &[("Sales", &[3.0, 5.0, 2.0, 8.0])], false),
+            ChartKind::Bar,
+        )
+    }
+
+    pub fn grouped_years() -> ChartSpec {
+        single(
+            table(
+                "growth",
+                &[("North", &[1.0, 2.0, 3.0]), ("South", &[2.0, 1.5, 4.0])],
+                true,
+            ),
+            ChartKind::GroupedBar,
+        )
+    }
+
+    pub fn shares() -> ChartSpec {
+        let mut t = table("shares", &[("Share", &[50.0, 30.0, 20.0])], false);
+        t.series[0].format.suffix = Some("%".into());
+        single(t, ChartKind::Bar)
+    }
+
+    pub fn panel_style(spec: &ChartSpec) -> &Style {
+        &spec.panels()[0].style
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Query;
+
+    #[test]
+    fn retargets_every_panel_field() {
+        let q = Query::ValueAt {
+            panel: 0,
+            series: "s".into(),
+            category: "c".into(),
+        };
+        match retarget_panel(&q, 0, 3) {
+            Query::ValueAt { panel, .. } => assert_eq!(panel, 3),
+            other => panic!("unexpected {other:?}"),
+        }
+        // Another panel index is left alone.
+        let q = Query::Title { panel: 1 };
+        assert_eq!(retarget_panel(&q, 0, 3), q);
+    }
+
+    #[test]
+    fn restyle_reaches_panels() {
+        let spec = testing::bar();
+        let out = restyle(&spec, |s| s.tick_count = 2);
+        assert_eq!(out.style.tick_count, 2);
+        assert_eq!(testing::panel_style(&out).tick_count, 2);
+    }
+}
