@@ -114,8 +114,14 @@ pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, RenderError> {
     resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
     let opaque = pixmap.pixels().iter().all(|p| p.alpha() == 255);
     let (w, h) = (pixmap.width(), pixmap.height());
-    // Straight alpha; on an opaque background this equals the premultiplied data.
-    let rgba = image::RgbaImage::from_raw(w, h, pixmap.take_demultiplied())
+    // Straight alpha for PNG; on an opaque image premultiplied data already is
+    // straight, so the demultiplying pass is skipped.
+    let data = if opaque {
+        pixmap.take()
+    } else {
+        pixmap.take_demultiplied()
+    };
+    let rgba = image::RgbaImage::from_raw(w, h, data)
         .ok_or_else(|| RenderError::Png("pixmap size mismatch".into()))?;
     encode_png(rgba, opaque)
 }
