@@ -100,5 +100,17 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+fn config() -> Criterion {
+    // Charts take milliseconds: 40 samples over 4 s give stable figures quickly.
+    Criterion::default()
+        .sample_size(40)
+        .measurement_time(std::time::Duration::from_secs(4))
+        .warm_up_time(std::time::Duration::from_secs(1))
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = bench
+}
 criterion_main!(benches);

@@ -307,6 +307,35 @@ fn pie_slices_follow_values_and_labels_print_shares() {
         let label = m.label.as_ref().expect("every slice labelled");
         assert_eq!(label.text, format!("{:.1}%", v / total * 100.0));
     }
+    // Slice angles from the SVG arcs (M centre L start A r r 0 large 1 end Z) are ∝ values.
+    let arcs: Vec<Vec<f64>> = r
+        .svg
+        .split("<path d=\"M")
+        .skip(1)
+        .map(|p| {
+            p.split('"')
+                .next()
+                .unwrap()
+                .replace(['L', 'A', 'Z'], " ")
+                .split_whitespace()
+                .map(|n| n.parse().unwrap())
+                .collect()
+        })
+        .collect();
+    assert_eq!(arcs.len(), 6);
+    for (a, v) in arcs.iter().zip(values) {
+        let (cx, cy, x0, y0, large, x1, y1) = (a[0], a[1], a[2], a[3], a[7], a[9], a[10]);
+        let mut sweep = (y1 - cy).atan2(x1 - cx) - (y0 - cy).atan2(x0 - cx);
+        if sweep < 0.0 {
+            sweep += std::f64::consts::TAU;
+        }
+        let expected = v / total * std::f64::consts::TAU;
+        assert!(
+            (sweep - expected).abs() < 0.01,
+            "slice {v}: {sweep} rad, expected {expected}"
+        );
+        assert_eq!(large == 1.0, expected > std::f64::consts::PI);
+    }
     // The biggest slice covers the most area of its box.
     let biggest = &p.marks[0];
     assert!(biggest.bbox.w * biggest.bbox.h > p.marks[1].bbox.w * p.marks[1].bbox.h);
@@ -320,11 +349,54 @@ fn pie_slices_follow_values_and_labels_print_shares() {
     );
 }
 
+fn fixture_specs() -> Vec<(String, ChartSpec)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let (tables, errors) = chartstress::table::load_tables(&[dir], false);
+    assert!(errors.is_empty(), "{errors:?}");
+    let mut out = Vec::new();
+    for (i, t) in tables.iter().enumerate() {
+        for (k, kind) in spec::suitable_kinds(t).into_iter().enumerate() {
+            // Rotate themes so every theme meets every kind without rendering the full product.
+            let names = spec::theme_names();
+            let theme = names[(i + k) % names.len()];
+            out.push((
+                format!("{}/{}/{theme}", t.id, kind.name()),
+                single(t, kind, theme),
+            ));
+        }
+    }
+    out
+}
+
 #[test]
 fn legends_and_labels_do_not_collide() {
-    for (name, s) in all_specs() {
+    for (name, s) in all_specs().into_iter().chain(fixture_specs()) {
         let r = render::render(&s).unwrap();
+        let inside = |b: &chartstress::ir::BBox, what: &str| {
+            assert!(
+                b.x >= -1.0
+                    && b.y >= -1.0
+                    && b.right() <= s.width as f32 + 1.0
+                    && b.bottom() <= s.height as f32 + 1.0,
+                "{name}: {what} at {b:?} is clipped"
+            );
+        };
         for p in &r.scene.panels {
+            let texts = p
+                .title
+                .iter()
+                .chain(&p.x_label)
+                .chain(&p.y_label)
+                .chain(&p.direct_labels);
+            for t in texts.chain(p.marks.iter().filter_map(|m| m.label.as_ref())) {
+                inside(&t.bbox, &t.text);
+            }
+            for t in p.x_ticks.iter().chain(&p.y_ticks) {
+                inside(&t.bbox, &t.label);
+            }
+            for e in &p.legend {
+                inside(&e.bbox, &e.label);
+            }
             for e in &p.legend {
                 for m in &p.marks {
                     if !matches!(m.kind, chartstress::ir::MarkKind::Slice) {
@@ -458,6 +530,28 @@ fn grid_and_dashboard_scenes() {
     for (a, b) in r.scene.panels.iter().zip(r.scene.panels.iter().skip(1)) {
         assert!(!a.plot_area.intersects(&b.plot_area));
     }
+    // Shared axes: tick labels only on the outer panels.
+    let mut shared = spec::grid(
+        2,
+        2,
+        vec![spec::panel(&support::fruit(), ChartKind::Bar, &style).unwrap(); 4],
+        &style,
+        None,
+    )
+    .unwrap();
+    if let chartstress::ir::Layout::Grid {
+        shared_x, shared_y, ..
+    } = &mut shared.layout
+    {
+        (*shared_x, *shared_y) = (true, true);
+    }
+    let r = render::render(&shared).unwrap();
+    let p = &r.scene.panels;
+    assert!(p[0].x_ticks.is_empty() && !p[0].y_ticks.is_empty());
+    assert!(p[1].x_ticks.is_empty() && p[1].y_ticks.is_empty() && p[1].y_label.is_none());
+    assert!(!p[2].x_ticks.is_empty() && !p[2].y_ticks.is_empty());
+    assert!(!p[3].x_ticks.is_empty() && p[3].y_ticks.is_empty());
+    assert_eq!(p[1].marks[0].bbox.h, p[0].marks[0].bbox.h, "shared y scale");
     let kpis = vec![chartstress::ir::KpiTile {
         label: "Revenue".into(),
         value: "$4.2M".into(),
@@ -723,4 +817,81 @@ fn cli_gallery_writes_images_index_and_contact_sheet() {
     assert!(html.contains("browser_share_pie__donut__dark.png"));
     let sheet = image::open(dir.path().join("contact_sheet.png")).unwrap();
     assert!(sheet.width() > 400 && sheet.height() > 300);
+}
+
+#[test]
+fn awkward_tables_render_without_panicking() {
+    use support::{column, fmt, table, text_index};
+    let one = |name: &str, v: Vec<Option<f64>>| column(name, &v, fmt(None, None, 0));
+    let tables = [
+        table(
+            "single_row",
+            Some("One row"),
+            text_index("K", &["Only"]),
+            vec![one("V", vec![Some(5.0)])],
+        ),
+        table(
+            "constant",
+            None,
+            text_index("K", &["a", "b", "c"]),
+            vec![one("V", vec![Some(7.0); 3]), one("W", vec![Some(7.0); 3])],
+        ),
+        table(
+            "all_zero",
+            None,
+            text_index("K", &["a", "b"]),
+            vec![one("V", vec![Some(0.0), Some(0.0)])],
+        ),
+        table(
+            "negative_only",
+            None,
+            text_index("K", &["a", "b", "c"]),
+            vec![
+                one("V", vec![Some(-3.0), Some(-8.0), Some(-1.0)]),
+                one("W", vec![Some(-2.0), None, Some(-4.0)]),
+            ],
+        ),
+        table(
+            "huge",
+            None,
+            text_index("K", &["a", "b"]),
+            vec![
+                one("V", vec![Some(3.2e14), Some(1.1e15)]),
+                one("W", vec![Some(1e-3), Some(2e-3)]),
+            ],
+        ),
+        table(
+            "mostly_missing",
+            None,
+            text_index("K", &["a", "b", "c"]),
+            vec![
+                one("V", vec![None, Some(1.0), None]),
+                one("W", vec![None, None, None]),
+            ],
+        ),
+        table(
+            "empty_label",
+            None,
+            text_index("K", &["", "b"]),
+            vec![one("V", vec![Some(1.0), Some(2.0)])],
+        ),
+    ];
+    for theme in ["classic", "minimal", "paper"] {
+        for log in ["false", "true"] {
+            let mut style = spec::theme(theme).unwrap();
+            spec::set_style(&mut style, "log_scale", log).unwrap();
+            spec::set_style(&mut style, "data_labels", "true").unwrap();
+            for t in &tables {
+                for kind in ChartKind::ALL {
+                    let Ok(s) = spec::single(t, kind, &style) else {
+                        continue;
+                    };
+                    match render::render(&s) {
+                        Ok(r) => assert_eq!(r.scene.panels.len(), 1),
+                        Err(e) => assert!(!e.to_string().is_empty()),
+                    }
+                }
+            }
+        }
+    }
 }

@@ -15,6 +15,10 @@ pub struct Canvas {
     width: u32,
     height: u32,
     error: Option<String>,
+    /// Clip paths emitted so far (ids must be unique in the document).
+    clips: u32,
+    /// While set, texts are measured but not drawn (shared-axis labels).
+    pub muted: bool,
 }
 
 /// A text to draw: `y` is the top of the glyph box (ascender line).
@@ -73,6 +77,8 @@ impl Canvas {
             width,
             height,
             error: None,
+            clips: 0,
+            muted: false,
         }
     }
 
@@ -242,7 +248,7 @@ impl Canvas {
     /// Draw text through plotters; returns the glyph box.
     pub fn text(&mut self, t: &TextSpec<'_>) -> BBox {
         let bbox = text_bbox(t);
-        if t.text.is_empty() {
+        if t.text.is_empty() || self.muted {
             return bbox;
         }
         let c = self.color(t.color);
@@ -273,7 +279,7 @@ impl Canvas {
     /// about its anchor, which is the end of the text at baseline-middle.
     /// Returns the axis-aligned box of the rotated glyph box.
     pub fn rotated_text(&mut self, t: &TextSpec<'_>, degrees: f32) -> BBox {
-        if t.text.is_empty() {
+        if t.text.is_empty() || self.muted {
             return BBox {
                 x: t.x,
                 y: t.y,
@@ -337,6 +343,23 @@ impl Canvas {
             w: maxx - minx,
             h: maxy - miny,
         }
+    }
+
+    /// Clip what follows to `r` until [`Canvas::end_clip`].
+    pub fn begin_clip(&mut self, r: BBox) {
+        self.clips += 1;
+        let id = format!("clip{}", self.clips);
+        self.raw(&format!(
+            r#"<clipPath id="{id}"><rect x="{}" y="{}" width="{}" height="{}"/></clipPath><g clip-path="url(#{id})">"#,
+            num(r.x),
+            num(r.y),
+            num(r.w),
+            num(r.h)
+        ));
+    }
+
+    pub fn end_clip(&mut self) {
+        self.raw("</g>");
     }
 
     pub fn finish(self) -> Result<String, String> {

@@ -88,7 +88,12 @@ pub fn num_axis(
         hi = hi.max(0.0);
     } else {
         let pad = (hi - lo).abs().max(hi.abs() * 0.02).max(1e-9) * 0.06;
-        lo -= pad;
+        // Padding never takes non-negative data below zero.
+        lo = if lo >= 0.0 {
+            (lo - pad).max(0.0)
+        } else {
+            lo - pad
+        };
         hi += pad;
     }
     let (ticks, decimals) = nice_ticks(lo, hi, style.tick_count);
@@ -214,6 +219,12 @@ pub fn draw(
         LegendPlacement::Direct if !is_line => LegendPlacement::Top,
         LegendPlacement::BottomLeft => LegendPlacement::TopLeft,
         LegendPlacement::BottomRight => LegendPlacement::TopRight,
+        // A side legend would squeeze a narrow panel: put it on top instead.
+        LegendPlacement::Right
+            if vertical_legend_size(&legend_items, st).0 > frame.rect.w * 0.28 =>
+        {
+            LegendPlacement::Top
+        }
         p => p,
     };
 
@@ -282,7 +293,7 @@ pub fn draw(
         .as_deref()
         .is_some_and(|l| !l.trim().is_empty());
     let left_title_w = if has_ylabel { label_h + 8.0 } else { 0.0 };
-    if has_xlabel {
+    if has_xlabel && !frame.hide_x_labels {
         bottom -= label_h + 8.0;
     }
     let tick_len = if st.tick_marks { 5.0 } else { 0.0 };
@@ -339,9 +350,17 @@ pub fn draw(
             (xhi - xlo).abs().max(1e-9) * 0.1,
             (vhi - vlo).abs().max(1e-9) * 0.1,
         );
-        (xlo, xhi) = (xlo - px, xhi + px);
+        // Non-negative data keeps a non-negative axis; bubbles are clipped to the plot.
+        let floor = |lo: f64, pad: f64| {
+            if lo >= 0.0 {
+                (lo - pad).max(0.0)
+            } else {
+                lo - pad
+            }
+        };
+        (xlo, xhi) = (floor(xlo, px), xhi + px);
         if !log {
-            (vlo, vhi) = (vlo - py, vhi + py);
+            (vlo, vhi) = (floor(vlo, py), vhi + py);
         }
     }
 
@@ -424,7 +443,7 @@ pub fn draw(
     let mut plot_w = (right - left).max(20.0);
     let mut cat_mode = CatMode::Flat;
     let mut x_axis_h = tick_h * 1.0 + tick_len + 6.0;
-    if !horizontal && !xy && n > 0 {
+    if !horizontal && !xy && n > 0 && !frame.hide_x_labels {
         let slot = plot_w / n as f32;
         let widths: Vec<f32> = cats
             .iter()
@@ -477,6 +496,11 @@ pub fn draw(
             }
         }
     }
+    let x_axis_h = if frame.hide_x_labels {
+        tick_len + 4.0
+    } else {
+        x_axis_h
+    };
     let plot_bottom = bottom - x_axis_h;
     let plot = BBox {
         x: left,
@@ -852,6 +876,7 @@ pub fn draw(
             }
         }
         ChartKind::Scatter | ChartKind::Bubble => {
+            canvas.begin_clip(plot);
             let (xs, ys) = (&series[0], &series[1]);
             let sizes = series.get(2).filter(|_| kind == ChartKind::Bubble);
             let smax = sizes
@@ -911,6 +936,13 @@ pub fn draw(
         ChartKind::Pie | ChartKind::Donut => unreachable!("pies are drawn by render::pie"),
     }
 
+    if xy {
+        canvas.end_clip();
+        for m in &mut scene.marks {
+            m.bbox = intersect(m.bbox, plot);
+        }
+    }
+
     // Axes lines.
     let aw = st.axis_line_width;
     if aw > 0.0 {
@@ -954,6 +986,7 @@ pub fn draw(
     // Ticks and tick labels.
     let ts = st.tick_size;
     // Left axis: values (vertical) or categories (horizontal bars).
+    canvas.muted = frame.hide_y_labels;
     if horizontal {
         let step = ((ts * 1.1 / slot).ceil() as usize).max(1);
         let mut ticks = Vec::new();
@@ -1013,7 +1046,12 @@ pub fn draw(
             });
         }
     }
+    canvas.muted = false;
+    if frame.hide_y_labels {
+        scene.y_ticks.clear();
+    }
     // Bottom axis.
+    canvas.muted = frame.hide_x_labels;
     let ty = plot.bottom() + tick_len + 4.0;
     let bottom_value_axis = if horizontal {
         Some(&vaxis)
@@ -1024,8 +1062,17 @@ pub fn draw(
         let mut last_right = f32::MIN;
         for (v, label) in &axis.ticks {
             let x = if horizontal { vpix(*v) } else { xpix(*v) };
-            let spec = tick_spec(st, label, x, ty, Align::Center);
-            let b = text_bbox(&spec);
+            let mut spec = tick_spec(st, label, x, ty, Align::Center);
+            let mut b = text_bbox(&spec);
+            // Keep edge labels inside the figure: align them to the edge instead.
+            let (fx0, fx1) = (frame.rect.x + 2.0, frame.rect.right() - 2.0);
+            if b.right() > fx1 {
+                spec = tick_spec(st, label, fx1, ty, Align::Right);
+                b = text_bbox(&spec);
+            } else if b.x < fx0 {
+                spec = tick_spec(st, label, fx0, ty, Align::Left);
+                b = text_bbox(&spec);
+            }
             if st.tick_marks {
                 canvas.line(
                     &[(x, plot.bottom()), (x, plot.bottom() + tick_len)],
@@ -1098,6 +1145,11 @@ pub fn draw(
                 bbox,
             });
         }
+    }
+
+    canvas.muted = false;
+    if frame.hide_x_labels {
+        scene.x_ticks.clear();
     }
 
     // Value labels, greedily without collisions.
@@ -1193,7 +1245,11 @@ pub fn draw(
 
     // Axis titles.
     let ls = st.label_size;
-    if let Some(xl) = panel.x_label.as_deref().filter(|l| !l.trim().is_empty()) {
+    if let Some(xl) = panel
+        .x_label
+        .as_deref()
+        .filter(|l| !l.trim().is_empty() && !frame.hide_x_labels)
+    {
         let text = truncate(xl, &st.font_family, ls, false, plot.w + plot.x - inner.x);
         let spec = TextSpec {
             text: &text,
@@ -1208,7 +1264,11 @@ pub fn draw(
         let bbox = canvas.text(&spec);
         scene.x_label = Some(TextBox { text, bbox });
     }
-    if let Some(yl) = panel.y_label.as_deref().filter(|l| !l.trim().is_empty()) {
+    if let Some(yl) = panel
+        .y_label
+        .as_deref()
+        .filter(|l| !l.trim().is_empty() && !frame.hide_y_labels)
+    {
         let text = truncate(yl, &st.font_family, ls, false, plot.h);
         let spec = TextSpec {
             text: &text,
@@ -1300,5 +1360,17 @@ fn tick_spec<'a>(st: &'a Style, text: &'a str, x: f32, y: f32, align: Align) -> 
         size: st.tick_size,
         bold: false,
         color: &st.text_color,
+    }
+}
+
+/// The part of `a` inside `b` (what is visible of a clipped mark).
+fn intersect(a: BBox, b: BBox) -> BBox {
+    let x = a.x.max(b.x);
+    let y = a.y.max(b.y);
+    BBox {
+        x,
+        y,
+        w: (a.right().min(b.right()) - x).max(0.0),
+        h: (a.bottom().min(b.bottom()) - y).max(0.0),
     }
 }

@@ -38,6 +38,8 @@ pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, Rende
                 row: 0,
                 col: 0,
                 shared_values: None,
+                hide_x_labels: false,
+                hide_y_labels: false,
             };
             scene.panels.push(draw_panel(canvas, panel, &frame)?);
         }
@@ -45,7 +47,7 @@ pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, Rende
             rows,
             cols,
             panels,
-            shared_x: _,
+            shared_x,
             shared_y,
         } => {
             let (rows, cols) = ((*rows).max(1), (*cols).max(1));
@@ -85,6 +87,8 @@ pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, Rende
                     row: r,
                     col: c,
                     shared_values: shared,
+                    hide_x_labels: *shared_x && (i + cols as usize) < panels.len(),
+                    hide_y_labels: *shared_y && c > 0,
                 };
                 scene.panels.push(draw_panel(canvas, panel, &frame)?);
             }
@@ -204,6 +208,8 @@ pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, Rende
                     row: dp.row,
                     col: dp.col,
                     shared_values: None,
+                    hide_x_labels: false,
+                    hide_y_labels: false,
                 };
                 scene.panels.push(draw_panel(canvas, &dp.panel, &frame)?);
             }

@@ -49,6 +49,9 @@ pub(crate) struct PanelFrame {
     pub col: u32,
     /// Value range shared with other panels (shared y axes in grids).
     pub shared_values: Option<(f64, f64)>,
+    /// Shared axes: this panel's x (or y) tick labels and axis title are not drawn.
+    pub hide_x_labels: bool,
+    pub hide_y_labels: bool,
 }
 
 /// Render a spec to SVG, PNG and Scene. Deterministic: the same spec gives
@@ -111,8 +114,14 @@ pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, RenderError> {
     resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
     let opaque = pixmap.pixels().iter().all(|p| p.alpha() == 255);
     let (w, h) = (pixmap.width(), pixmap.height());
-    // Straight alpha; on an opaque background this equals the premultiplied data.
-    let rgba = image::RgbaImage::from_raw(w, h, pixmap.take_demultiplied())
+    // Straight alpha for PNG; on an opaque image premultiplied data already is
+    // straight, so the demultiplying pass is skipped.
+    let data = if opaque {
+        pixmap.take()
+    } else {
+        pixmap.take_demultiplied()
+    };
+    let rgba = image::RgbaImage::from_raw(w, h, data)
         .ok_or_else(|| RenderError::Png("pixmap size mismatch".into()))?;
     encode_png(rgba, opaque)
 }
@@ -139,4 +148,24 @@ fn encode_png(rgba: image::RgbaImage, opaque: bool) -> Result<Vec<u8>, RenderErr
 /// Whether a kind draws category x axes (used by layouts for shared axes).
 pub(crate) fn has_value_axis(kind: ChartKind) -> bool {
     !kind.is_circular()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn svg_to_png_keeps_transparency_and_draws_text() {
+        let svg = r##"<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><text x="4" y="28" font-family="sans-serif" font-size="20" fill="#000000">Hello</text></svg>"##;
+        let png = svg_to_png(svg).unwrap();
+        let img = image::load_from_memory(&png).unwrap().to_rgba8();
+        assert_eq!(img.dimensions(), (120, 40));
+        assert_eq!(img.get_pixel(0, 0).0[3], 0, "background stays transparent");
+        let inked = img.pixels().filter(|p| p.0[3] > 128).count();
+        assert!(
+            inked > 100,
+            "generic sans-serif resolves to an embedded face: {inked} px"
+        );
+        assert!(svg_to_png("<svg").is_err());
+    }
 }

@@ -143,7 +143,13 @@ pub fn draw(
     } else {
         0.0
     };
-    let side = max_name_w + pct_w + 30.0;
+    let side = if names_on_slices {
+        max_name_w + pct_w + 30.0
+    } else if st.data_labels {
+        max_name_w + 30.0
+    } else {
+        12.0
+    };
     let r = ((area.w / 2.0 - side).min(area.h / 2.0 - ls * 1.6)).max(30.0);
     let (cx, cy) = (area.x + area.w / 2.0, area.y + area.h / 2.0);
     let hole = if panel.kind == ChartKind::Donut {

@@ -203,4 +203,21 @@ mod tests {
         assert_eq!(d, 2);
         assert_eq!(log_ticks(1.0, 1000.0), vec![1.0, 10.0, 100.0, 1000.0]);
     }
+
+    proptest::proptest! {
+        #[test]
+        fn ticks_cover_the_range_and_print_back(lo in -1e6f64..1e6, span in 1e-3f64..1e6, count in 2u32..12) {
+            let hi = lo + span;
+            let (ticks, decimals) = nice_ticks(lo, hi, count);
+            proptest::prop_assert!(ticks[0] <= lo + 1e-9 * lo.abs().max(1.0));
+            proptest::prop_assert!(*ticks.last().unwrap() >= hi - 1e-9 * hi.abs().max(1.0));
+            proptest::prop_assert!(ticks.len() <= 2 * count as usize + 2);
+            let u = NumberFormat::default();
+            for t in &ticks {
+                let printed = format_number(*t, NumberStyle::Thousands, decimals, &u).replace(',', "");
+                let back: f64 = printed.parse().unwrap();
+                proptest::prop_assert!((back - t).abs() <= 1e-6 * t.abs().max(1.0), "{} printed as {}", t, printed);
+            }
+        }
+    }
 }

@@ -640,6 +640,18 @@ mod tests {
         set_style(&mut s, "background", "#000000").unwrap();
         assert_eq!(s.background, "#000000");
         set_style(&mut s, "font_family", "DejaVu Serif").unwrap();
+        set_style(
+            &mut s,
+            "palette",
+            r##"[{"name": "red", "hex": "#ff0000"}]"##,
+        )
+        .unwrap();
+        assert_eq!(s.palette.len(), 1);
+        set_style(&mut s, "theme", "123").unwrap();
+        assert_eq!(
+            s.theme, "123",
+            "JSON that does not fit a string field is taken as text"
+        );
         let e = set_style(&mut s, "no_such_key", "1")
             .unwrap_err()
             .to_string();
@@ -842,7 +854,14 @@ pub fn figure(
                 }
                 ps
             };
-            grid(rows, cols, panels, style, table.meta.title.clone())
+            let split = parts.len() >= 2;
+            let same_kind = panels.windows(2).all(|w| w[0].kind == w[1].kind);
+            let mut chart = grid(rows, cols, panels, style, table.meta.title.clone())?;
+            // Split series share the categories: label the x axis once per column.
+            if let Layout::Grid { shared_x, .. } = &mut chart.layout {
+                *shared_x = split && same_kind;
+            }
+            Ok(chart)
         }
         LayoutRequest::Dashboard => {
             let small = smaller_titles(style);
