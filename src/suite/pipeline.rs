@@ -37,11 +37,17 @@ impl Chart {
         format!("{IMAGES_DIR}/{}.png", self.id)
     }
 
-    fn kind(&self) -> ChartKind {
-        self.spec
-            .panels()
-            .first()
+    /// Kind of panel `panel` (the item's target), else of the first panel.
+    fn kind_of(&self, panel: usize) -> ChartKind {
+        let panels = self.spec.panels();
+        panels
+            .get(panel)
+            .or(panels.first())
             .map_or(ChartKind::Bar, |p| p.kind)
+    }
+
+    fn kind(&self) -> ChartKind {
+        self.kind_of(0)
     }
 }
 
@@ -120,7 +126,7 @@ fn to_item(
         chart_id: chart.id.clone(),
         image: chart.image(),
         table_id: table_id.to_string(),
-        chart_kind: chart.kind(),
+        chart_kind: chart.kind_of(q.query.panel()),
         question: q.text.clone(),
         question_type: q.question_type,
         family: q.family.clone(),
