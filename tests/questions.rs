@@ -1,17 +1,23 @@
-//! Question stage: executor on hand-checked tables, refusals, realizers,
-//! balance of MCQ letters and fact-check truth, unanswerable variants.
+//! Question stage: executor on hand-checked tables, refusals, descriptive
+//! answers from the scene, realizer round trips, MCQ letter and fact-check
+//! balance, unanswerable variants, paraphrase distance from canonical.
 
-use chartstress::ir::query::{AggregateOp, Axis, CellRef, Query};
-use chartstress::ir::{Answer, ChartKind, ChartSpec, QuestionType, Scene};
+use std::collections::BTreeMap;
+
+use chartstress::ir::answer::NOT_APPLICABLE_TEXT;
+use chartstress::ir::query::{AggregateOp, Axis, CellRef, Change, Query};
+use chartstress::ir::{Answer, ChartKind, ChartSpec, QuestionType, Scene, Table};
 use chartstress::query::testing::{
     category_table, grid, panel, scene_for, series, single, year_table,
 };
-use chartstress::query::{RefusalKind, execute};
-use chartstress::questions::{QuestionOptions, generate};
-use chartstress::realize::{realize, realizers};
+use chartstress::query::{RefusalKind, execute, family};
+use chartstress::questions::diversity::trigram_jaccard;
+use chartstress::questions::{QuestionOptions, generate, reformat, unanswerable_variant};
+use chartstress::realize::{paraphrase_realizers, realize, realizers};
+use proptest::prelude::*;
 
-fn sales_chart(kind: ChartKind) -> (ChartSpec, Scene) {
-    let t = year_table(
+fn sales_table() -> Table {
+    year_table(
         "sales",
         2018,
         vec![
@@ -26,36 +32,1221 @@ fn sales_chart(kind: ChartKind) -> (ChartSpec, Scene) {
                 0,
             ),
         ],
-    );
-    let spec = single(&t, kind);
+    )
+}
+
+fn chart(table: &Table, kind: ChartKind) -> (ChartSpec, Scene) {
+    let spec = single(table, kind);
     let scene = scene_for(&spec);
     (spec, scene)
 }
 
+fn num(value: f64, decimals: u8) -> Answer {
+    Answer::Number {
+        value,
+        decimals,
+        unit: None,
+    }
+}
+
+fn cell(series: &str, category: &str) -> CellRef {
+    CellRef {
+        series: series.into(),
+        category: category.into(),
+    }
+}
+
+fn run(q: Query, spec: &ChartSpec, scene: &Scene) -> Answer {
+    execute(&q, spec, scene).unwrap_or_else(|r| panic!("{q:?} refused: {r}"))
+}
+
+fn refusal(q: Query, spec: &ChartSpec, scene: &Scene) -> RefusalKind {
+    match execute(&q, spec, scene) {
+        Err(r) => r.kind,
+        Ok(a) => panic!("{q:?} answered {a:?}, expected a refusal"),
+    }
+}
+
+fn approx(a: &Answer, value: f64, decimals: u8) -> bool {
+    matches!(a, Answer::Number { value: v, decimals: d, .. } if (v - value).abs() < 1e-9 && *d == decimals)
+}
+
 #[test]
-fn print_samples() {
-    let (spec, scene) = sales_chart(ChartKind::Line);
+fn executor_answers_hand_checked_sales_table() {
+    let (spec, scene) = chart(&sales_table(), ChartKind::Line);
+    let p = 0;
+    let s = |n: &str| Some(n.to_string());
+    assert_eq!(
+        run(
+            Query::ValueAt {
+                panel: p,
+                series: "North".into(),
+                category: "2020".into()
+            },
+            &spec,
+            &scene
+        ),
+        num(19.0, 0)
+    );
+    assert_eq!(
+        run(
+            Query::Argmax {
+                panel: p,
+                series: s("North")
+            },
+            &spec,
+            &scene
+        ),
+        Answer::Year { value: 2021 }
+    );
+    assert_eq!(
+        run(
+            Query::Argmin {
+                panel: p,
+                series: s("South")
+            },
+            &spec,
+            &scene
+        ),
+        Answer::Year { value: 2021 }
+    );
+    assert_eq!(
+        run(
+            Query::Argmax {
+                panel: p,
+                series: None
+            },
+            &spec,
+            &scene
+        ),
+        Answer::Year { value: 2018 }
+    );
+    assert_eq!(
+        run(
+            Query::MaxValue {
+                panel: p,
+                series: None
+            },
+            &spec,
+            &scene
+        ),
+        num(30.0, 0)
+    );
+    assert_eq!(
+        run(
+            Query::MinValue {
+                panel: p,
+                series: s("North")
+            },
+            &spec,
+            &scene
+        ),
+        num(10.0, 0)
+    );
+    assert_eq!(
+        run(
+            Query::Difference {
+                panel: p,
+                a: cell("North", "2021"),
+                b: cell("North", "2018")
+            },
+            &spec,
+            &scene
+        ),
+        num(15.0, 0)
+    );
+    assert_eq!(
+        run(
+            Query::Ratio {
+                panel: p,
+                a: cell("South", "2018"),
+                b: cell("North", "2018"),
+                decimals: 2
+            },
+            &spec,
+            &scene
+        ),
+        num(3.0, 2)
+    );
+    let pc = run(
+        Query::PercentChange {
+            panel: p,
+            series: "North".into(),
+            from: "2018".into(),
+            to: "2020".into(),
+            decimals: 1,
+        },
+        &spec,
+        &scene,
+    );
+    assert!(approx(&pc, 90.0, 1), "{pc:?}");
+    let agg = |agg, series: &str, decimals| Query::Aggregate {
+        panel: p,
+        agg,
+        series: series.into(),
+        categories: vec![],
+        decimals,
+    };
+    assert_eq!(
+        run(agg(AggregateOp::Sum, "North", None), &spec, &scene),
+        num(68.0, 0)
+    );
+    assert_eq!(
+        run(agg(AggregateOp::Mean, "North", Some(1)), &spec, &scene),
+        num(17.0, 1)
+    );
+    assert_eq!(
+        run(agg(AggregateOp::Median, "South", Some(1)), &spec, &scene),
+        num(19.0, 1)
+    );
+    let subset = Query::Aggregate {
+        panel: p,
+        agg: AggregateOp::Sum,
+        series: "South".into(),
+        categories: vec!["2018".into(), "2021".into()],
+        decimals: None,
+    };
+    assert_eq!(run(subset, &spec, &scene), num(42.0, 0));
+    assert_eq!(
+        run(
+            Query::CountThreshold {
+                panel: p,
+                series: "North".into(),
+                threshold: 15.0,
+                above: true
+            },
+            &spec,
+            &scene
+        ),
+        num(2.0, 0)
+    );
+    assert_eq!(
+        run(
+            Query::Compare {
+                panel: p,
+                a: cell("North", "2021"),
+                b: cell("South", "2021")
+            },
+            &spec,
+            &scene
+        ),
+        Answer::YesNo { value: true }
+    );
+    assert_eq!(
+        run(
+            Query::Rank {
+                panel: p,
+                series: "North".into(),
+                category: "2019".into()
+            },
+            &spec,
+            &scene
+        ),
+        num(3.0, 0)
+    );
+    let trend = |s: &str| Query::Trend {
+        panel: p,
+        series: s.into(),
+    };
+    assert_eq!(
+        run(trend("North"), &spec, &scene),
+        Answer::Text {
+            value: "increasing".into()
+        }
+    );
+    assert_eq!(
+        run(trend("South"), &spec, &scene),
+        Answer::Text {
+            value: "decreasing".into()
+        }
+    );
+    assert_eq!(
+        run(
+            Query::LargestChange {
+                panel: p,
+                series: "North".into(),
+                increase: true
+            },
+            &spec,
+            &scene
+        ),
+        Answer::Year { value: 2021 }
+    );
+    assert_eq!(
+        run(
+            Query::LargestChange {
+                panel: p,
+                series: "South".into(),
+                increase: false
+            },
+            &spec,
+            &scene
+        ),
+        Answer::Year { value: 2019 }
+    );
+    assert_eq!(
+        run(
+            Query::MaxGap {
+                panel: p,
+                a: "North".into(),
+                b: "South".into()
+            },
+            &spec,
+            &scene
+        ),
+        Answer::Year { value: 2018 }
+    );
+    assert_eq!(
+        run(
+            Query::Crosses {
+                panel: p,
+                a: "North".into(),
+                b: "South".into()
+            },
+            &spec,
+            &scene
+        ),
+        Answer::YesNo { value: true }
+    );
+    assert_eq!(
+        run(
+            Query::Spread {
+                panel: p,
+                series: "North".into()
+            },
+            &spec,
+            &scene
+        ),
+        num(15.0, 0)
+    );
+    assert_eq!(
+        run(
+            Query::TopMean {
+                panel: p,
+                series: "North".into(),
+                k: 2,
+                decimals: 1
+            },
+            &spec,
+            &scene
+        ),
+        num(22.0, 1)
+    );
+}
+
+#[test]
+fn shares_of_a_pie() {
+    let t = category_table(
+        "fruit",
+        "Fruit",
+        &["Apples", "Pears", "Plums", "Figs"],
+        vec![series(
+            "Tonnes",
+            &[Some(50.0), Some(30.0), Some(15.0), Some(5.0)],
+            0,
+        )],
+    );
+    let (spec, scene) = chart(&t, ChartKind::Pie);
+    let share = run(
+        Query::Share {
+            panel: 0,
+            series: "Tonnes".into(),
+            category: "Pears".into(),
+            decimals: 1,
+        },
+        &spec,
+        &scene,
+    );
+    assert_eq!(
+        share,
+        Answer::Number {
+            value: 30.0,
+            decimals: 1,
+            unit: Some("%".into())
+        }
+    );
+    let both = run(
+        Query::ShareSum {
+            panel: 0,
+            series: "Tonnes".into(),
+            categories: vec!["Apples".into(), "Figs".into()],
+            decimals: 1,
+        },
+        &spec,
+        &scene,
+    );
+    assert!(approx(&both, 55.0, 1));
+    assert_eq!(
+        run(
+            Query::Argmax {
+                panel: 0,
+                series: Some("Tonnes".into())
+            },
+            &spec,
+            &scene
+        ),
+        Answer::Text {
+            value: "Apples".into()
+        }
+    );
+}
+
+#[test]
+fn hypothetical_conversation_and_wrappers() {
+    let (spec, scene) = chart(&sales_table(), ChartKind::Bar);
+    let base = Query::Aggregate {
+        panel: 0,
+        agg: AggregateOp::Sum,
+        series: "North".into(),
+        categories: vec![],
+        decimals: None,
+    };
+    let hypo = Query::Hypothetical {
+        base: Box::new(base.clone()),
+        change: Change {
+            panel: 0,
+            series: "North".into(),
+            category: Some("2021".into()),
+            percent: 20.0,
+        },
+    };
+    // 68 - 25 + 30 = 73.
+    assert_eq!(run(hypo, &spec, &scene), num(73.0, 0));
+    let mcq = Query::MultipleChoice {
+        base: Box::new(base.clone()),
+        options: vec!["50".into(), "68".into(), "90".into(), "20".into()],
+    };
+    assert_eq!(
+        run(mcq, &spec, &scene),
+        Answer::Choice {
+            letter: 'b',
+            text: "68".into()
+        }
+    );
+    let close = Query::MultipleChoice {
+        base: Box::new(base.clone()),
+        options: vec!["66".into(), "68".into(), "90".into(), "20".into()],
+    };
+    assert_eq!(refusal(close, &spec, &scene), RefusalKind::TooClose);
+    let fact = |claim: &str| Query::FactCheck {
+        base: Box::new(base.clone()),
+        claim: claim.into(),
+    };
+    assert_eq!(
+        run(fact("68"), &spec, &scene),
+        Answer::TrueFalse { value: true }
+    );
+    assert_eq!(
+        run(fact("90"), &spec, &scene),
+        Answer::TrueFalse { value: false }
+    );
+    assert_eq!(refusal(fact("70"), &spec, &scene), RefusalKind::TooClose);
+    let conv = Query::Conversation {
+        turns: vec![
+            Query::Argmax {
+                panel: 0,
+                series: Some("North".into()),
+            },
+            Query::ValueAt {
+                panel: 0,
+                series: "North".into(),
+                category: "2021".into(),
+            },
+        ],
+    };
+    assert_eq!(run(conv, &spec, &scene), num(25.0, 0));
+    // "Its value" must refer to the argmax; a mismatched follow-up is refused.
+    let wrong = Query::Conversation {
+        turns: vec![
+            Query::Argmax {
+                panel: 0,
+                series: Some("North".into()),
+            },
+            Query::ValueAt {
+                panel: 0,
+                series: "North".into(),
+                category: "2019".into(),
+            },
+        ],
+    };
+    assert_eq!(refusal(wrong, &spec, &scene), RefusalKind::Unsupported);
+}
+
+#[test]
+fn refusals() {
+    let tie = year_table(
+        "tie",
+        2000,
+        vec![series(
+            "A",
+            &[Some(5.0), Some(9.0), Some(9.0), Some(1.0)],
+            0,
+        )],
+    );
+    let (spec, scene) = chart(&tie, ChartKind::Bar);
+    assert_eq!(
+        refusal(
+            Query::Argmax {
+                panel: 0,
+                series: Some("A".into())
+            },
+            &spec,
+            &scene
+        ),
+        RefusalKind::Tie
+    );
+    assert_eq!(
+        refusal(
+            Query::Rank {
+                panel: 0,
+                series: "A".into(),
+                category: "2001".into()
+            },
+            &spec,
+            &scene
+        ),
+        RefusalKind::Tie
+    );
+
+    let missing = year_table(
+        "gap",
+        2000,
+        vec![series("A", &[Some(5.0), None, Some(7.0)], 0)],
+    );
+    let (spec, scene) = chart(&missing, ChartKind::Line);
+    assert_eq!(
+        refusal(
+            Query::ValueAt {
+                panel: 0,
+                series: "A".into(),
+                category: "2001".into()
+            },
+            &spec,
+            &scene
+        ),
+        RefusalKind::MissingCell
+    );
+    assert_eq!(
+        refusal(
+            Query::Trend {
+                panel: 0,
+                series: "A".into()
+            },
+            &spec,
+            &scene
+        ),
+        RefusalKind::MissingCell
+    );
+
+    let meet = year_table(
+        "meet",
+        2000,
+        vec![
+            series("A", &[Some(1.0), Some(5.0), Some(9.0)], 0),
+            series("B", &[Some(3.0), Some(5.0), Some(7.0)], 0),
+        ],
+    );
+    let (spec, scene) = chart(&meet, ChartKind::Line);
+    assert_eq!(
+        refusal(
+            Query::Crosses {
+                panel: 0,
+                a: "A".into(),
+                b: "B".into()
+            },
+            &spec,
+            &scene
+        ),
+        RefusalKind::CrossingAtTick
+    );
+    assert_eq!(
+        refusal(Query::LinesIntersect { panel: 0 }, &spec, &scene),
+        RefusalKind::CrossingAtTick
+    );
+
+    let dip = year_table(
+        "dip",
+        2000,
+        vec![series(
+            "A",
+            &[Some(1.0), Some(5.0), Some(9.0), Some(8.9)],
+            1,
+        )],
+    );
+    let (spec, scene) = chart(&dip, ChartKind::Line);
+    assert_eq!(
+        refusal(
+            Query::Trend {
+                panel: 0,
+                series: "A".into()
+            },
+            &spec,
+            &scene
+        ),
+        RefusalKind::AmbiguousTrend
+    );
+
+    let halves = year_table("half", 2000, vec![series("A", &[Some(1.0), Some(2.0)], 0)]);
+    let (spec, scene) = chart(&halves, ChartKind::Bar);
+    let mean = Query::Aggregate {
+        panel: 0,
+        agg: AggregateOp::Mean,
+        series: "A".into(),
+        categories: vec![],
+        decimals: Some(0),
+    };
+    assert_eq!(refusal(mean, &spec, &scene), RefusalKind::AmbiguousRounding);
+
+    let close = category_table(
+        "close",
+        "Team",
+        &["Red", "Blue"],
+        vec![series("Points", &[Some(100.0), Some(100.5)], 1)],
+    );
+    let (spec, mut scene) = chart(&close, ChartKind::Bar);
+    assert_eq!(
+        refusal(
+            Query::Compare {
+                panel: 0,
+                a: cell("Points", "Red"),
+                b: cell("Points", "Blue")
+            },
+            &spec,
+            &scene
+        ),
+        RefusalKind::TooClose
+    );
+    assert_eq!(
+        refusal(
+            Query::CountThreshold {
+                panel: 0,
+                series: "Points".into(),
+                threshold: 100.2,
+                above: true
+            },
+            &spec,
+            &scene
+        ),
+        RefusalKind::TooClose
+    );
+    // A mark that does not show the table value is never trusted.
+    scene.panels[0].marks[0].value = 42.0;
+    assert_eq!(
+        refusal(
+            Query::ValueAt {
+                panel: 0,
+                series: "Points".into(),
+                category: "Red".into()
+            },
+            &spec,
+            &scene
+        ),
+        RefusalKind::NotDrawn
+    );
+}
+
+#[test]
+fn unanswerable_and_not_applicable_are_answers() {
+    let mut spec = single(&sales_table(), ChartKind::Bar);
+    if let chartstress::ir::Layout::Single { panel } = &mut spec.layout {
+        panel.series = vec!["North".into()];
+        panel.title = None;
+    }
+    let scene = scene_for(&spec);
+    // South exists in the table but is not drawn.
+    assert_eq!(
+        run(
+            Query::ValueAt {
+                panel: 0,
+                series: "South".into(),
+                category: "2019".into()
+            },
+            &spec,
+            &scene
+        ),
+        Answer::Unanswerable
+    );
+    assert_eq!(
+        run(
+            Query::ValueAt {
+                panel: 0,
+                series: "North".into(),
+                category: "2030".into()
+            },
+            &spec,
+            &scene
+        ),
+        Answer::Unanswerable
+    );
+    assert_eq!(
+        run(Query::Source { panel: 0 }, &spec, &scene),
+        Answer::Unanswerable
+    );
+    let na = Answer::Text {
+        value: NOT_APPLICABLE_TEXT.into(),
+    };
+    assert_eq!(run(Query::Title { panel: 0 }, &spec, &scene), na);
+    assert_eq!(run(Query::LegendLabels { panel: 0 }, &spec, &scene), na);
+    assert_eq!(run(Query::LinesIntersect { panel: 0 }, &spec, &scene), na);
+    assert_eq!(
+        run(Query::LineCount { panel: 0 }, &spec, &scene),
+        num(0.0, 0)
+    );
+}
+
+#[test]
+fn descriptive_answers_equal_the_scene() {
+    let t = sales_table();
+    let other = category_table(
+        "fruit",
+        "Fruit",
+        &["Apples", "Pears"],
+        vec![series("Tonnes", &[Some(5.0), Some(3.0)], 0)],
+    );
+    let spec = grid(
+        2,
+        2,
+        vec![
+            panel(&t, ChartKind::Line),
+            panel(&other, ChartKind::Bar),
+            panel(&t, ChartKind::Bar),
+        ],
+    );
+    let scene = scene_for(&spec);
+    let p = &scene.panels[0];
+    let text = |s: &str| Answer::Text { value: s.into() };
+    assert_eq!(
+        run(Query::Title { panel: 0 }, &spec, &scene),
+        text(&p.title.as_ref().unwrap().text)
+    );
+    assert_eq!(
+        run(
+            Query::AxisLabel {
+                panel: 0,
+                axis: Axis::X
+            },
+            &spec,
+            &scene
+        ),
+        text("Year")
+    );
+    assert_eq!(
+        run(
+            Query::AxisLabel {
+                panel: 0,
+                axis: Axis::Y
+            },
+            &spec,
+            &scene
+        ),
+        text("Value")
+    );
+    assert_eq!(
+        run(
+            Query::EdgeTick {
+                panel: 0,
+                axis: Axis::X,
+                last: false
+            },
+            &spec,
+            &scene
+        ),
+        Answer::Year { value: 2018 }
+    );
+    assert_eq!(
+        run(
+            Query::EdgeTick {
+                panel: 0,
+                axis: Axis::X,
+                last: true
+            },
+            &spec,
+            &scene
+        ),
+        Answer::Year { value: 2021 }
+    );
+    let top = p.y_ticks.last().unwrap();
+    assert_eq!(
+        run(
+            Query::EdgeTick {
+                panel: 0,
+                axis: Axis::Y,
+                last: true
+            },
+            &spec,
+            &scene
+        ),
+        num(top.value.unwrap(), 0)
+    );
+    let step = p.y_ticks[1].value.unwrap() - p.y_ticks[0].value.unwrap();
+    assert_eq!(
+        run(
+            Query::TickStep {
+                panel: 0,
+                axis: Axis::Y
+            },
+            &spec,
+            &scene
+        ),
+        num(step, 0)
+    );
+    // Year ticks are labels of categories, with a constant step of one.
+    assert_eq!(
+        run(
+            Query::TickStep {
+                panel: 0,
+                axis: Axis::X
+            },
+            &spec,
+            &scene
+        ),
+        num(1.0, 0)
+    );
+    assert_eq!(
+        run(
+            Query::TickStep {
+                panel: 1,
+                axis: Axis::X
+            },
+            &spec,
+            &scene
+        ),
+        text(NOT_APPLICABLE_TEXT)
+    );
+    assert_eq!(
+        run(Query::LineCount { panel: 0 }, &spec, &scene),
+        num(2.0, 0)
+    );
+    assert_eq!(
+        run(Query::LinesIntersect { panel: 0 }, &spec, &scene),
+        Answer::YesNo { value: true }
+    );
+    assert_eq!(
+        run(Query::LegendCount { panel: 0 }, &spec, &scene),
+        num(2.0, 0)
+    );
+    assert_eq!(
+        run(Query::LegendLabels { panel: 0 }, &spec, &scene),
+        Answer::List {
+            values: vec!["North".into(), "South".into()]
+        }
+    );
+    assert_eq!(
+        run(Query::LegendCount { panel: 1 }, &spec, &scene),
+        text(NOT_APPLICABLE_TEXT)
+    );
+    // Two bars are too few for a trend: refused, not guessed.
+    assert_eq!(
+        refusal(Query::GeneralTrend { panel: 1 }, &spec, &scene),
+        RefusalKind::Unsupported
+    );
+    assert_eq!(
+        run(Query::TickCount { panel: 0 }, &spec, &scene),
+        num((p.x_ticks.len() + p.y_ticks.len()) as f64, 0)
+    );
+    assert_eq!(run(Query::SubplotLayout, &spec, &scene), text("2 by 2"));
+    assert_eq!(run(Query::SubplotCount, &spec, &scene), num(3.0, 0));
+    assert_eq!(
+        chartstress::query::reference::panel_at(&scene, 1, 0),
+        Some(2)
+    );
+}
+
+fn every_question_type() -> QuestionOptions {
+    QuestionOptions {
+        count: 40,
+        unanswerable_share: 0.2,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn generation_is_deterministic_and_answers_re_execute() {
+    let (spec, scene) = chart(&sales_table(), ChartKind::Line);
+    let a = generate("c1", &spec, &scene, &every_question_type());
+    let b = generate("c1", &spec, &scene, &every_question_type());
+    assert_eq!(a, b);
+    assert!(a.len() >= 30, "only {} questions", a.len());
+    for ty in QuestionType::ALL {
+        assert!(
+            a.iter().any(|q| q.question_type == ty),
+            "no {} question",
+            ty.name()
+        );
+    }
+    for q in &a {
+        assert_eq!(
+            execute(&q.query, &spec, &scene).as_ref(),
+            Ok(&q.answer),
+            "{}",
+            q.text
+        );
+        assert_eq!(q.family, family(&q.query));
+        assert_eq!(q.realization.realizer, "canonical");
+        if q.question_type == QuestionType::Conversational {
+            assert!((1..=3).contains(&q.history.len()), "{q:?}");
+        }
+        if q.question_type == QuestionType::MultipleChoice {
+            assert_eq!(q.choices.len(), 4);
+        }
+    }
+}
+
+/// A small table generator for property tests: years or names, 1–3 series.
+fn arb_chart() -> impl Strategy<Value = (ChartSpec, Scene)> {
+    let kinds = prop::sample::select(vec![
+        ChartKind::Bar,
+        ChartKind::Line,
+        ChartKind::GroupedBar,
+        ChartKind::HorizontalBar,
+        ChartKind::Pie,
+        ChartKind::Area,
+    ]);
+    (3usize..8, 1usize..4, kinds, any::<bool>(), 0u8..2).prop_flat_map(
+        |(rows, cols, kind, years, decimals)| {
+            let cols = if kind.is_circular() { 1 } else { cols };
+            prop::collection::vec(prop::collection::vec(1u32..2000, rows), cols).prop_map(
+                move |values| {
+                    const NAMES: [&str; 8] = [
+                        "Oslo", "Lima", "Kyiv", "Doha", "Riga", "Baku", "Sofia", "Quito",
+                    ];
+                    const SERIES: [&str; 3] = ["Imports", "Exports", "Transit"];
+                    let scale = if decimals == 0 { 1.0 } else { 10.0 };
+                    let cols: Vec<_> = values
+                        .iter()
+                        .enumerate()
+                        .map(|(i, v)| {
+                            let v: Vec<Option<f64>> =
+                                v.iter().map(|x| Some(f64::from(*x) / scale)).collect();
+                            series(SERIES[i], &v, decimals)
+                        })
+                        .collect();
+                    let table = if years {
+                        year_table("gen", 2001, cols)
+                    } else {
+                        category_table("gen", "City", &NAMES[..rows], cols)
+                    };
+                    chart(&table, kind)
+                },
+            )
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_family_round_trips_through_every_realizer((spec, scene) in arb_chart(), seed in 0u64..1000) {
+        let qs = generate("gen", &spec, &scene, &QuestionOptions { seed, count: 24, ..every_question_type() });
+        for q in &qs {
+            let again = execute(&q.query, &spec, &scene);
+            prop_assert_eq!(again.as_ref(), Ok(&q.answer));
+            for r in realizers() {
+                let Some(p) = realize(q, r, &spec, &scene, seed) else {
+                    prop_assert!(r == "visual", "{} did not realize {}", r, q.text);
+                    continue;
+                };
+                prop_assert_eq!(&p.answer, &q.answer);
+                prop_assert_eq!(&p.query, &q.query);
+                prop_assert_eq!(p.history.len(), q.history.len());
+                prop_assert!(!p.text.trim().is_empty());
+                prop_assert!(!p.text.contains('{') && !p.text.contains('}'), "unfilled slot: {}", p.text);
+                prop_assert_eq!(&p.realization.realizer, r);
+                // Entity names survive every wording but the visual one (which replaces them).
+                if r != "visual" && q.question_type != QuestionType::Conversational {
+                    let (_, slots) = chartstress::realize::slots::base_slots(q.query.base(), &spec).unwrap();
+                    for key in ["series", "category", "a_series", "b_series", "a_cat", "b_cat", "series_a", "series_b", "from", "to", "pcat"] {
+                        if let Some(name) = slots.get(key) {
+                            prop_assert!(p.text.to_lowercase().contains(&name.to_lowercase()), "{} lost {:?}: {}", r, name, p.text);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn unanswerable_variants_are_never_answerable((spec, scene) in arb_chart(), seed in 0u64..1000) {
+        let opts = QuestionOptions { seed, count: 12, types: vec![QuestionType::Factoid], unanswerable_share: 0.0, ..Default::default() };
+        for q in generate("gen", &spec, &scene, &opts) {
+            let Some(u) = unanswerable_variant(&q, &spec, &scene, seed) else { continue };
+            prop_assert!(!u.answerable);
+            prop_assert_eq!(&u.answer, &Answer::Unanswerable);
+            prop_assert_eq!(execute(&u.query, &spec, &scene), Ok(Answer::Unanswerable));
+            prop_assert_eq!(&u.family, &q.family);
+            prop_assert_eq!(&u.realization.template_id, &q.realization.template_id);
+        }
+    }
+}
+
+fn sample_charts(n: usize) -> Vec<(String, ChartSpec, Scene)> {
+    (0..n)
+        .map(|i| {
+            let v = |k: usize| -> Vec<Option<f64>> {
+                (0..5)
+                    .map(|j| Some(((i * 37 + j * 53 + k * 11) % 97 + 3) as f64))
+                    .collect()
+            };
+            let t = year_table(
+                "s",
+                2010,
+                vec![series("Alpha", &v(0), 0), series("Beta", &v(1), 0)],
+            );
+            let kind = [ChartKind::Bar, ChartKind::Line, ChartKind::GroupedBar][i % 3];
+            let (spec, scene) = chart(&t, kind);
+            (format!("chart{i}"), spec, scene)
+        })
+        .collect()
+}
+
+#[test]
+fn mcq_letters_are_uniform_and_fact_checks_balanced() {
+    let mut letters: BTreeMap<char, usize> = BTreeMap::new();
+    let mut truth: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    for (id, spec, scene) in sample_charts(120) {
+        let opts = QuestionOptions {
+            count: 12,
+            types: vec![QuestionType::MultipleChoice, QuestionType::FactCheck],
+            ..Default::default()
+        };
+        for q in generate(&id, &spec, &scene, &opts) {
+            match q.answer {
+                Answer::Choice { letter, .. } => *letters.entry(letter).or_default() += 1,
+                Answer::TrueFalse { value } => {
+                    let e = truth.entry(q.family.clone()).or_default();
+                    if value { e.0 += 1 } else { e.1 += 1 }
+                }
+                ref other => panic!("unexpected answer {other:?}"),
+            }
+        }
+    }
+    let total: usize = letters.values().sum();
+    assert!(total >= 400, "only {total} MCQs");
+    for l in ['a', 'b', 'c', 'd'] {
+        let share = letters.get(&l).copied().unwrap_or(0) as f64 / total as f64;
+        assert!(
+            (share - 0.25).abs() < 0.04,
+            "letter {l}: {share:.3} of {total}"
+        );
+    }
+    // Alternation keeps every (chart, family) within one of 50/50; what is left
+    // is a fair coin per chart, so the bound is three standard deviations.
+    let (mut all_t, mut all_f) = (0, 0);
+    for (fam, (t, f)) in &truth {
+        let n = (t + f) as f64;
+        let gap = t.abs_diff(*f) as f64;
+        assert!(gap <= 3.0 * n.sqrt() + 2.0, "{fam}: {t} true vs {f} false");
+        all_t += t;
+        all_f += f;
+    }
+    let n = (all_t + all_f) as f64;
+    assert!(n >= 400.0);
+    assert!(
+        (all_t.abs_diff(all_f) as f64) <= 3.0 * n.sqrt(),
+        "{all_t} true vs {all_f} false"
+    );
+}
+
+#[test]
+fn paraphrases_really_differ_from_canonical() {
+    let mut sums: BTreeMap<&str, (f64, usize)> = BTreeMap::new();
+    for (id, spec, scene) in sample_charts(30) {
+        let opts = QuestionOptions {
+            count: 12,
+            ..Default::default()
+        };
+        for q in generate(&id, &spec, &scene, &opts) {
+            for r in paraphrase_realizers() {
+                if let Some(p) = realize(&q, r, &spec, &scene, 3) {
+                    let e = sums.entry(r).or_default();
+                    e.0 += trigram_jaccard(&q.text, &p.text);
+                    e.1 += 1;
+                }
+            }
+        }
+    }
+    for (r, (sum, n)) in sums {
+        let mean = sum / n as f64;
+        assert!(n >= 50, "{r}: only {n} realizations");
+        assert!(
+            mean < 0.5,
+            "{r}: mean trigram Jaccard {mean:.3} with canonical"
+        );
+    }
+}
+
+#[test]
+fn format_shift_keeps_the_base_query() {
+    let (spec, scene) = chart(&sales_table(), ChartKind::Bar);
+    let opts = QuestionOptions {
+        count: 10,
+        types: vec![QuestionType::Factoid],
+        unanswerable_share: 0.0,
+        ..Default::default()
+    };
+    let mut shifted = 0;
+    for q in generate("c", &spec, &scene, &opts) {
+        for to in [QuestionType::MultipleChoice, QuestionType::FactCheck] {
+            if let Some(r) = reformat(&q, to, &spec, &scene, 5) {
+                assert_eq!(r.query.base(), q.query.base());
+                assert_eq!(r.question_type, to);
+                assert_eq!(execute(&r.query, &spec, &scene), Ok(r.answer.clone()));
+                shifted += 1;
+            }
+        }
+    }
+    assert!(shifted >= 10);
+}
+
+#[test]
+fn wordings_per_frequent_family() {
+    // Distinct wordings (templates with entities masked) across realizers.
+    let mut wordings: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
+    for (id, spec, scene) in sample_charts(60) {
+        let opts = QuestionOptions {
+            count: 12,
+            types: vec![QuestionType::Factoid],
+            unanswerable_share: 0.0,
+            ..Default::default()
+        };
+        for q in generate(&id, &spec, &scene, &opts) {
+            for r in realizers() {
+                for seed in 0..4 {
+                    if let Some(p) = realize(&q, r, &spec, &scene, seed) {
+                        wordings
+                            .entry(q.family.clone())
+                            .or_default()
+                            .insert(p.realization.template_id.clone());
+                    }
+                }
+            }
+        }
+    }
+    for fam in ["value_at", "argmax", "sum", "difference"] {
+        let n = wordings.get(fam).map_or(0, |w| w.len());
+        assert!(n >= 30, "{fam}: only {n} distinct wordings");
+    }
+}
+
+#[test]
+fn paragraph_facts_alone_and_with_the_chart() {
+    let mut t = category_table(
+        "trade",
+        "City",
+        &["Oslo", "Lima", "Riga"],
+        vec![series(
+            "Exports",
+            &[Some(900.0), Some(1200.0), Some(400.0)],
+            0,
+        )],
+    );
+    t.meta.paragraph = Some(
+        "Trade grew in every port. A later estimate put the exports figure for Quito at 1,250.5 tonnes, a value not shown in the chart."
+            .into(),
+    );
+    let (spec, scene) = chart(&t, ChartKind::Bar);
+    let value = Query::ParagraphValue {
+        panel: 0,
+        series: "Exports".into(),
+        category: "Quito".into(),
+    };
+    assert_eq!(run(value.clone(), &spec, &scene), num(1250.5, 1));
+    let diff = Query::ParagraphDifference {
+        panel: 0,
+        series: "Exports".into(),
+        paragraph_category: "Quito".into(),
+        category: "Oslo".into(),
+    };
+    assert!(approx(&run(diff, &spec, &scene), 350.5, 1));
+    // Not in the text either: unanswerable. A category the chart shows: refused.
+    let absent = Query::ParagraphValue {
+        panel: 0,
+        series: "Exports".into(),
+        category: "Baku".into(),
+    };
+    assert_eq!(run(absent, &spec, &scene), Answer::Unanswerable);
+    let shown = Query::ParagraphValue {
+        panel: 0,
+        series: "Exports".into(),
+        category: "Oslo".into(),
+    };
+    assert_eq!(refusal(shown, &spec, &scene), RefusalKind::Unsupported);
+    let found = chartstress::query::paragraph::paragraph_queries(&spec, 0);
+    assert!(found.contains(&value), "{found:?}");
+    assert!(found.iter().all(|q| !matches!(q, Query::ParagraphValue { category, .. } if category == "Trade" || category == "A")));
+    // Generation asks some of them, with the paragraph attached.
     let qs = generate(
-        "c1",
+        "trade",
         &spec,
         &scene,
         &QuestionOptions {
             count: 30,
+            types: vec![QuestionType::Factoid],
             ..Default::default()
         },
     );
-    for q in &qs {
-        println!(
-            "[{}] {} | {} => {}",
-            q.question_type.name(),
-            q.family,
-            q.text,
-            q.answer.to_text()
-        );
-        for r in realizers() {
-            if let Some(p) = realize(q, r, &spec, &scene, 7) {
-                println!("    {r}: {}", p.text);
-            }
-        }
-    }
+    let para: Vec<_> = qs
+        .iter()
+        .filter(|q| q.family.starts_with("paragraph"))
+        .collect();
+    assert!(!para.is_empty());
+    assert!(
+        para.iter()
+            .all(|q| q.paragraph.as_deref() == t.meta.paragraph.as_deref())
+    );
+}
+
+#[test]
+fn same_questions_at_any_thread_count() {
+    use rayon::prelude::*;
+    let charts = sample_charts(24);
+    let opts = QuestionOptions {
+        count: 15,
+        ..Default::default()
+    };
+    let one = |(id, spec, scene): &(String, ChartSpec, Scene)| {
+        let qs = generate(id, spec, scene, &opts);
+        let worded: Vec<_> = qs
+            .iter()
+            .filter_map(|q| realize(q, "noisy", spec, scene, 11))
+            .collect();
+        (qs, worded)
+    };
+    let serial: Vec<_> = charts.iter().map(one).collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(4)
+        .build()
+        .unwrap();
+    let parallel: Vec<_> = pool.install(|| charts.par_iter().map(one).collect());
+    assert_eq!(serial, parallel);
+}
+
+#[test]
+fn canonical_questions_snapshot() {
+    // The canonical wording is the "original set": changes to it must be deliberate.
+    let (spec, scene) = chart(&sales_table(), ChartKind::Line);
+    let qs = generate(
+        "sales",
+        &spec,
+        &scene,
+        &QuestionOptions {
+            count: 24,
+            seed: 1,
+            ..Default::default()
+        },
+    );
+    let lines: Vec<String> = qs
+        .iter()
+        .map(|q| {
+            format!(
+                "{} | {} | {} => {}",
+                q.question_type.name(),
+                q.family,
+                q.text.replace('\n', " / "),
+                q.answer.to_text()
+            )
+        })
+        .collect();
+    insta::assert_yaml_snapshot!("questions_sales_canonical", lines);
 }

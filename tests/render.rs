@@ -542,3 +542,185 @@ fn snapshot_specs_and_scenes() {
     let s = single(&support::energy(), ChartKind::Line, "newsprint");
     insta::assert_json_snapshot!("energy_line_scene", render::render(&s).unwrap().scene);
 }
+
+/// Throughput figures for the README: `cargo test --release --test render throughput -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn throughput() {
+    use rayon::prelude::*;
+    use std::time::Instant;
+    let style = spec::theme("classic").unwrap();
+    let n = 200;
+    for (name, table, kind) in [
+        ("bar", support::fruit(), ChartKind::Bar),
+        ("line", support::energy(), ChartKind::Line),
+    ] {
+        let s = spec::single(&table, kind, &style).unwrap();
+        let t = Instant::now();
+        for _ in 0..20 {
+            render::render_svg(&s).unwrap();
+        }
+        let svg_ms = t.elapsed().as_secs_f64() * 1000.0 / 20.0;
+        let (svg, _) = render::render_svg(&s).unwrap();
+        let t = Instant::now();
+        for _ in 0..20 {
+            render::svg_to_png(&svg).unwrap();
+        }
+        let png_ms = t.elapsed().as_secs_f64() * 1000.0 / 20.0;
+        println!("{name}: svg+scene {svg_ms:.2} ms, svg→png {png_ms:.2} ms");
+        let opt = resvg::usvg::Options {
+            fontdb: render::fontdb().clone(),
+            ..Default::default()
+        };
+        let t = Instant::now();
+        let tree = resvg::usvg::Tree::from_str(&svg, &opt).unwrap();
+        let parse = t.elapsed().as_secs_f64() * 1000.0;
+        let mut pixmap = resvg::tiny_skia::Pixmap::new(800, 600).unwrap();
+        let t = Instant::now();
+        resvg::render(
+            &tree,
+            resvg::tiny_skia::Transform::default(),
+            &mut pixmap.as_mut(),
+        );
+        let raster = t.elapsed().as_secs_f64() * 1000.0;
+        println!(
+            "{name}: usvg parse {parse:.2} ms, resvg {raster:.2} ms, svg {} bytes",
+            svg.len()
+        );
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let t = Instant::now();
+            pool.install(|| {
+                (0..n).into_par_iter().for_each(|_| {
+                    let s = spec::single(&table, kind, &style).unwrap();
+                    assert!(!render::render(&s).unwrap().png.is_empty());
+                })
+            });
+            let secs = t.elapsed().as_secs_f64();
+            println!(
+                "{name}: {threads} thread(s): {:.1} charts/s ({:.2} ms/chart)",
+                f64::from(n) / secs,
+                secs * 1000.0 / f64::from(n)
+            );
+        }
+    }
+}
+
+fn fixture(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(name)
+}
+
+#[test]
+fn cli_render_writes_png_svg_and_scene() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("energy.png");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_chartstress"))
+        .args([
+            "render",
+            fixture("energy_mix_stacked.csv").to_str().unwrap(),
+            "--theme",
+            "dark",
+            "--set",
+            "data_labels=true",
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let png = std::fs::read(&out).unwrap();
+    let img = image::load_from_memory(&png).unwrap();
+    assert_eq!((img.width(), img.height()), (800, 600));
+    assert!(
+        std::fs::read_to_string(dir.path().join("energy.svg"))
+            .unwrap()
+            .starts_with("<svg")
+    );
+    let scene: chartstress::ir::Scene = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("energy.scene.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        scene.panels[0].title.as_ref().unwrap().text,
+        "Electricity generation by source, 2023"
+    );
+    for layout in ["grid:2x2", "dashboard"] {
+        let out = dir.path().join(format!("{}.png", layout.replace(':', "_")));
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_chartstress"))
+            .args([
+                "render",
+                fixture("energy_mix_stacked.csv").to_str().unwrap(),
+                "--layout",
+                layout,
+                "--width",
+                "1000",
+                "--height",
+                "800",
+                "-o",
+                out.to_str().unwrap(),
+            ])
+            .status()
+            .unwrap();
+        assert!(status.success(), "{layout}");
+        let img = image::load_from_memory(&std::fs::read(&out).unwrap()).unwrap();
+        assert_eq!((img.width(), img.height()), (1000, 800));
+    }
+}
+
+#[test]
+fn cli_render_reports_bad_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.png");
+    for (args, needle) in [
+        (vec!["--set", "bar_width=wide"], "bar_width"),
+        (vec!["--set", "no_such=1"], "no_such"),
+        (vec!["--kind", "radar"], "radar"),
+        (vec!["--theme", "neon"], "neon"),
+        (vec!["--layout", "grid:axb"], "grid:axb"),
+    ] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_chartstress"))
+            .arg("render")
+            .arg(fixture("browser_share_pie.csv"))
+            .args(&args)
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(!o.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+    assert!(!out.exists());
+}
+
+#[test]
+fn cli_gallery_writes_images_index_and_contact_sheet() {
+    let dir = tempfile::tempdir().unwrap();
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_chartstress"))
+        .args([
+            "gallery",
+            fixture("browser_share_pie.csv").to_str().unwrap(),
+            "--themes",
+            "classic,dark",
+            "--quiet",
+            "-o",
+            dir.path().to_str().unwrap(),
+        ])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let images = std::fs::read_dir(dir.path().join("images"))
+        .unwrap()
+        .count();
+    assert_eq!(images, 4 * 2, "pie, donut, bar, horizontal bar × 2 themes");
+    let html = std::fs::read_to_string(dir.path().join("index.html")).unwrap();
+    assert_eq!(html.matches("<figure>").count(), 8);
+    assert!(html.contains("browser_share_pie__donut__dark.png"));
+    let sheet = image::open(dir.path().join("contact_sheet.png")).unwrap();
+    assert!(sheet.width() > 400 && sheet.height() > 300);
+}

@@ -362,6 +362,8 @@ fn report_numbers_match_an_independent_recount() {
             .find(|g| g["name"] == "modified_chart")
             .unwrap();
         assert_eq!(theme["gap"]["gap"], chart_gap["gap"]);
+        // Same pairs, same seed stream: the same interval.
+        assert_eq!(theme["gap"]["ci"], chart_gap["ci"]);
         let curve = theme["curve"].as_array().unwrap();
         let severities: Vec<u64> = curve
             .iter()
@@ -441,11 +443,12 @@ fn html_is_self_contained_and_escapes_hostile_strings() {
             "the page must not reach the network: {fetch}"
         );
     }
-    assert!(html.contains("<svg"), "plots are inline");
+    assert!(!html.contains("<svg"), "plots are rendered to PNG");
     assert!(
-        html.contains("Original vs modified accuracy"),
+        html.contains("alt=\"Original vs modified accuracy"),
         "several runs get the scatter plot"
     );
+    assert!(html.contains("alt=\"Robustness curves"));
     let md = fs::read_to_string(suite.join("report/report.md")).unwrap();
     assert!(!md.contains("<script"));
     let junit = fs::read_to_string(suite.join("report/junit.xml")).unwrap();
@@ -528,4 +531,93 @@ fn runs_can_be_selected_and_unknown_runs_fail() {
     let err = chartstress::report::build_report(&suite, &["nope".into()], Default::default())
         .unwrap_err();
     assert!(err.to_string().contains("run `nope` not found"), "{err}");
+}
+
+#[test]
+fn markdown_report_snapshot() {
+    let tmp = tempfile::tempdir().unwrap();
+    let suite = tmp.path().join("suite");
+    let mut expect = build_suite(&suite);
+    write_run(&suite, "strong", &mut expect, strong_rule);
+    let report = chartstress::report::build_report(&suite, &[], Default::default()).unwrap();
+    chartstress::report::write_report(
+        &report,
+        &suite,
+        &tmp.path().join("out"),
+        &Default::default(),
+    )
+    .unwrap();
+    let md = fs::read_to_string(tmp.path().join("out/report.md")).unwrap();
+    insta::assert_snapshot!(md);
+}
+
+#[test]
+fn a_run_of_only_errors_reports_and_is_unusable_for_check() {
+    let tmp = tempfile::tempdir().unwrap();
+    let suite = tmp.path().join("suite");
+    let expect = build_suite(&suite);
+    let run = suite.join("runs/down");
+    fs::create_dir_all(&run).unwrap();
+    let lines: Vec<String> = expect
+        .items
+        .iter()
+        .map(|i| {
+            format!(
+                r#"{{"id":"{}","raw":"","answer":"","latency_ms":0,"error":"connection refused"}}"#,
+                i.id
+            )
+        })
+        .collect();
+    fs::write(run.join("predictions.jsonl"), lines.join("\n") + "\n").unwrap();
+    let out = bin().arg("report").arg(&suite).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(suite.join("report/report.json")).unwrap())
+            .unwrap();
+    assert_eq!(json["runs"][0]["errors"], 72);
+    assert_eq!(json["runs"][0]["scored"], 0);
+    assert!(json["runs"][0]["sets"][0]["accuracy"].is_null());
+    assert_eq!(
+        json["runs"][0]["adapter"], "down",
+        "without run.json the run name stands in"
+    );
+    let junit = fs::read_to_string(suite.join("report/junit.xml")).unwrap();
+    assert!(junit.contains("<failure message=\"no scored items (24 errors, 0 missing)\">"));
+    let out = bin()
+        .arg("check")
+        .arg(&suite)
+        .args(["--run", "down", "--max-gap", "5"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("no scored predictions"));
+}
+
+#[test]
+fn a_malformed_prediction_line_is_reported_and_changes_the_exit_code() {
+    let tmp = tempfile::tempdir().unwrap();
+    let suite = tmp.path().join("suite");
+    let mut expect = build_suite(&suite);
+    write_run(&suite, "strong", &mut expect, strong_rule);
+    let path = suite.join("runs/strong/predictions.jsonl");
+    let text = fs::read_to_string(&path).unwrap();
+    let mut lines: Vec<&str> = text.split('\n').collect();
+    lines.insert(3, "{not json");
+    fs::write(&path, lines.join("\n")).unwrap();
+    let out = bin().arg("report").arg(&suite).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("runs/strong/predictions.jsonl:4:2: skipped malformed prediction"),
+        "{stderr}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(suite.join("report/report.json")).unwrap())
+            .unwrap();
+    assert_eq!(json["runs"][0]["malformed_lines"], 1);
+    assert_eq!(json["runs"][0]["scored"], 70);
 }

@@ -21,8 +21,14 @@ fn generated_suite(dir: &Path) -> PathBuf {
         .unwrap();
     let mut charts = String::new();
     let mut items = String::new();
-    for table in chartstress::synth::synth_tables(11, 4) {
+    for (t, table) in chartstress::synth::synth_tables(11, 4)
+        .into_iter()
+        .enumerate()
+    {
         let kind = chartstress::spec::suitable_kinds(&table)[0];
+        // Half the charts print their values, which is what OCR can read.
+        let mut style = style.clone();
+        style.data_labels = t % 2 == 1;
         let spec = chartstress::spec::single(&table, kind, &style).unwrap();
         let rendered = chartstress::render::render(&spec).unwrap();
         let chart_id = spec.fingerprint();
@@ -129,4 +135,46 @@ fn oracle_is_perfect_and_blind_is_not_on_a_generated_suite() {
     let right: usize = blind.values().map(|v| v.0).sum();
     eprintln!("oracle {oracle:?}, blind {blind:?} (answerable → (right, total))");
     assert!((right as f64) < 0.6 * total as f64, "blind {right}/{total}");
+}
+
+#[test]
+fn ocr_runs_on_a_generated_suite() {
+    let available = std::process::Command::new("tesseract")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !available {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "tesseract is required in CI (scripts/setup.sh installs it)"
+        );
+        eprintln!("skipping ocr_runs_on_a_generated_suite: tesseract is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let suite = generated_suite(dir.path());
+    let out = bin()
+        .arg("run")
+        .arg(&suite)
+        .args(["--adapter", "ocr", "--no-progress"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let acc = accuracy(&suite, "ocr");
+    let preds =
+        chartstress::run::read_predictions(&suite.join("runs/ocr/predictions.jsonl")).unwrap();
+    let abstained = preds
+        .iter()
+        .filter(|p| p.answer == "I cannot answer")
+        .count();
+    eprintln!("ocr {acc:?}, abstained on {abstained}/{}", preds.len());
+    assert!(acc[&true].0 >= 1, "OCR reads something: {acc:?}");
+    assert!(
+        abstained >= 1,
+        "and abstains on what printed text cannot answer"
+    );
 }

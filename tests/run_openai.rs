@@ -81,7 +81,7 @@ fn fault(id: &str, call: u32) -> Action {
             headers: vec![("Retry-After".into(), "1".into())],
             body: "{\"error\":\"slow down\"}".into(),
         },
-        ("q3", 1) => Action::Delay(Duration::from_millis(2500), Box::new(ok())),
+        ("q3", 1) => Action::Delay(Duration::from_secs(8), Box::new(ok())),
         ("q4", 1) => Action::json(200, "{\"choices\": [ {\"mess".into()),
         ("q5", 1) => Action::Drop,
         ("q6", 1) => Action::json(200, completion(Value::Null)),
@@ -105,7 +105,7 @@ fn run(suite: &Path, base_url: &str, extra: &[&str]) -> std::process::Output {
     let defaults = [
         ("--max-tokens", "64"),
         ("--extra-json", "{\"top_p\": 1}"),
-        ("--timeout-secs", "1"),
+        ("--timeout-secs", "3"),
         ("--max-retries", "3"),
         ("--retry-base-ms", "20"),
         ("--concurrency", "4"),

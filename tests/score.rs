@@ -410,3 +410,68 @@ fn score_command_scores_records_in_order_and_names_bad_lines() {
         .unwrap();
     assert_eq!(ok.status.code(), Some(2));
 }
+
+mod invariants {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn any_text() -> impl Strategy<Value = String> {
+        prop_oneof![
+            ".{0,24}",
+            "[\\[\\]'\", 0-9a-zA-Z._%$-]{0,24}",
+            "\\[[0-9a-z ,.'\"]{0,16}\\]",
+            "[-+]?[0-9]{1,6}([.,][0-9]{1,4})?(e[-+]?[0-9])?[%kMB]?",
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn every_metric_stays_in_range_and_never_panics(t in any_text(), p in any_text(), qt in 0usize..7) {
+            let question_type = QuestionType::ALL.get(qt).copied();
+            let c = ScoreContext { question_type, year_flags: vec!["NO".into()], ..Default::default() };
+            for m in Metric::ALL {
+                let s = score(m, &t, &p, &c);
+                prop_assert!((0.0..=1.0).contains(&s), "{m} {t:?} {p:?} -> {s}");
+            }
+        }
+
+        #[test]
+        fn every_gold_answer_matches_its_own_text(
+            value in -1e7f64..1e7,
+            decimals in 0u8..4,
+            unit in prop_oneof![Just(None), Just(Some("%".to_string())), Just(Some("million".to_string()))],
+            year in 1800i32..2100,
+            words in proptest::collection::vec("[A-Za-z][a-z]{0,8}", 1..4),
+            letter in prop_oneof![Just('a'), Just('b'), Just('c'), Just('d')],
+            flag in any::<bool>(),
+        ) {
+            let answers = vec![
+                Answer::Number { value, decimals, unit },
+                Answer::Year { value: year },
+                Answer::Text { value: words.join(" ") },
+                Answer::List { values: words.clone() },
+                Answer::List { values: vec![year.to_string(), format!("{value:.1}")] },
+                Answer::YesNo { value: flag },
+                Answer::TrueFalse { value: flag },
+                Answer::Choice { letter, text: words[0].clone() },
+                Answer::Unanswerable,
+            ];
+            for gold in answers {
+                let text = gold.to_text();
+                let s = chartstress::score::relaxed::score_typed(&gold, &text, &[], &[]);
+                prop_assert_eq!(s, 1.0, "{:?} vs {:?}", gold, text);
+            }
+        }
+
+        #[test]
+        fn a_target_matches_itself(t in "[a-zA-Z0-9][a-zA-Z0-9 .,%$]{0,20}") {
+            let c = ScoreContext::default();
+            prop_assert_eq!(score(Metric::Exact, &t, &t, &c), 1.0);
+            // pix2struct's own quirk: "nan" and "inf" never match themselves.
+            if chartstress::score::pylit::py_float(&t).is_none_or(f64::is_finite) {
+                prop_assert_eq!(score(Metric::ChartQa, &t, &t, &c), 1.0);
+            }
+            prop_assert_eq!(score(Metric::Relaxed, &t, &t, &c), 1.0, "{:?}", t);
+        }
+    }
+}

@@ -43,6 +43,9 @@ pub struct WireResponse {
     pub text: Option<String>,
     #[serde(default)]
     pub usage: Option<Usage>,
+    /// The final answer, when the program extracts it itself (skips extraction).
+    #[serde(default)]
+    pub answer: Option<String>,
     /// Set when the program could not answer this item.
     #[serde(default)]
     pub error: Option<String>,
@@ -334,7 +337,7 @@ impl Adapter for Command {
                         text: resp.text.unwrap_or_default(),
                         usage: resp.usage,
                         attempts: attempt,
-                        answer: None,
+                        answer: resp.answer,
                     });
                 }
                 Outcome::Broken(err) => {

@@ -10,6 +10,7 @@ use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 
 use crate::ir::Query;
+use crate::ir::query::Axis;
 
 use super::{Adapter, AdapterError, Request, Response};
 
@@ -113,6 +114,8 @@ fn tesseract(path: &std::path::Path, psm: &str) -> Result<Vec<Word>, AdapterErro
         .arg(path)
         .arg("stdout")
         .args(["--psm", psm, "tsv"])
+        // One thread per process: the run engine already runs several at once.
+        .env("OMP_THREAD_LIMIT", "1")
         .stdin(Stdio::null())
         .output()
         .map_err(|e| AdapterError::ToolMissing {
@@ -155,11 +158,13 @@ impl Adapter for Ocr {
         let words = self.words(&req.image_png)?;
         let lines = group_lines(&words);
         let (width, height) = image_size(&req.image_png).unwrap_or((0, 0));
-        let answer = match &req.item.query {
-            Query::Title { panel: 0 } => title(&lines, height),
-            Query::ValueAt { category, .. } => printed_value(&words, &lines, category, width),
-            _ => None,
+        let page = Page {
+            words: &words,
+            lines: &lines,
+            width,
+            height,
         };
+        let answer = page.read(&req.item.query);
         let text = answer.unwrap_or_else(|| ABSTAIN.to_string());
         Ok(Response {
             answer: Some(text.clone()),
@@ -178,6 +183,8 @@ pub struct Word {
     pub top: f32,
     pub width: f32,
     pub height: f32,
+    /// Tesseract's confidence, 0..=100.
+    pub conf: f32,
 }
 
 impl Word {
@@ -227,6 +234,77 @@ impl Line {
     }
 }
 
+/// What OCR found on one image.
+struct Page<'a> {
+    words: &'a [Word],
+    lines: &'a [Line],
+    width: u32,
+    height: u32,
+}
+
+impl Page<'_> {
+    /// The answer to `query` from printed text alone, if it can be read.
+    fn read(&self, query: &Query) -> Option<String> {
+        match query {
+            Query::Title { panel: 0 } => title(self.lines, self.height),
+            Query::ValueAt { category, .. } => {
+                printed_value(self.words, self.lines, category, self.width)
+            }
+            Query::AxisLabel { axis: Axis::X, .. } => x_label(self.lines, self.width, self.height),
+            Query::MultipleChoice { base, options } => {
+                let found = self.read(base)?;
+                let k = options.iter().position(|o| same_answer(o, &found))?;
+                Some(((b'a' + (k % 26) as u8) as char).to_string())
+            }
+            Query::FactCheck { base, claim } => {
+                let found = self.read(base)?;
+                Some(
+                    if same_answer(claim, &found) {
+                        "True"
+                    } else {
+                        "False"
+                    }
+                    .to_string(),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Whether two printed answers say the same (numbers within 0.5%, text fuzzily).
+fn same_answer(a: &str, b: &str) -> bool {
+    if let (Some(x), Some(y)) = (as_number(a), as_number(b)) {
+        let (x, y): (f64, f64) = (x.parse().unwrap_or(f64::NAN), y.parse().unwrap_or(f64::NAN));
+        return (x - y).abs() <= 0.005 * x.abs().max(y.abs()).max(1e-9);
+    }
+    let (a, b) = (normalize(a), normalize(b));
+    !a.is_empty() && strsim::normalized_levenshtein(&a, &b) >= 0.85
+}
+
+/// The x-axis label: the lowest text line in the bottom fifth that is alone on
+/// its row (tick labels share a row) and near the horizontal middle.
+fn x_label(lines: &[Line], width: u32, height: u32) -> Option<String> {
+    if width == 0 || height == 0 {
+        return None;
+    }
+    let cy = |l: &Line| l.top() + l.height() / 2.0;
+    lines
+        .iter()
+        .filter(|l| l.top() > height as f32 * 0.8 && l.text().chars().any(char::is_alphabetic))
+        .filter(|l| {
+            let mid = (l.left() + l.right()) / 2.0;
+            (mid - width as f32 / 2.0).abs() < width as f32 * 0.25
+        })
+        .filter(|l| {
+            !lines.iter().any(|o| {
+                !std::ptr::eq(*l, o) && (cy(o) - cy(l)).abs() < l.height().max(o.height()) * 0.6
+            })
+        })
+        .max_by(|a, b| a.top().total_cmp(&b.top()))
+        .map(Line::text)
+}
+
 /// Word rows (level 5) of Tesseract's TSV output with some confidence.
 pub fn parse_tsv(tsv: &str) -> Vec<Word> {
     tsv.lines()
@@ -247,6 +325,7 @@ pub fn parse_tsv(tsv: &str) -> Vec<Word> {
                 top: cols[7].parse().ok()?,
                 width: cols[8].parse().ok()?,
                 height: cols[9].parse().ok()?,
+                conf,
             })
         })
         .collect()
@@ -331,8 +410,15 @@ fn printed_value(words: &[Word], lines: &[Line], category: &str, width: u32) -> 
         (label.left() + label.right()) / 2.0,
         label.top() + label.height() / 2.0,
     );
+    // Low-confidence digits, and digits much smaller or taller than the
+    // page's text, are mostly axis strokes or pieces of rotated text.
+    let mut heights: Vec<f32> = words.iter().map(|w| w.height).collect();
+    heights.sort_by(f32::total_cmp);
+    let median = heights.get(heights.len() / 2).copied().unwrap_or(0.0);
     let numbers: Vec<(&Word, String)> = words
         .iter()
+        .filter(|w| w.conf >= MIN_NUMBER_CONF)
+        .filter(|w| w.height >= 0.6 * median && w.height <= 1.8 * median)
         .filter_map(|w| as_number(&w.text).map(|n| (w, n)))
         .collect();
     let is_tick = |w: &Word| {
@@ -372,6 +458,9 @@ fn printed_value(words: &[Word], lines: &[Line], category: &str, width: u32) -> 
         .min_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, n)| n.clone())
 }
+
+/// Least Tesseract confidence for a number to be taken as a printed value.
+const MIN_NUMBER_CONF: f32 = 60.0;
 
 /// Upscale factor of the image given to Tesseract (small labels read better).
 const SCALE: u32 = 2;
@@ -431,6 +520,7 @@ mod tests {
             top: top.into(),
             width: width.into(),
             height: height.into(),
+            conf: 90.0,
         }
     }
 

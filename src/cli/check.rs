@@ -1,6 +1,7 @@
 //! `chartstress check`: robustness thresholds as an exit code for CI.
 //! Exit 0 when every threshold holds, 1 when one is crossed, 2 on unusable input.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -49,7 +50,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         bound: args.bound,
     };
     let outcome = evaluate(run, &opts);
-    print!("{}", outcome.summary(run, opts.bound));
+    // A closed pipe must not turn a verdict into a panic; the exit code carries it.
+    let _ = std::io::stdout().write_all(outcome.summary(run, opts.bound).as_bytes());
     for w in &run.warnings {
         eprintln!("warning: {w}");
     }

@@ -1,9 +1,246 @@
-//! `chartstress gallery`.
+//! `chartstress gallery`: every table × every suitable kind × every theme,
+//! rendered in parallel, with an HTML index and a contact sheet.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use chartstress::ir::{ChartKind, Style, Table};
+use chartstress::{render, spec};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
 
 /// Arguments of `chartstress gallery`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+#[command(after_help = "Examples:
+  chartstress gallery -o out/gallery
+  chartstress gallery fixtures/energy_mix_stacked.csv --themes classic,dark -o out/g
+  chartstress gallery data/ --kinds bar,line --thumb-width 320 -o out/g
 
-pub fn run(_args: Args) -> anyhow::Result<std::process::ExitCode> {
-    anyhow::bail!("`gallery` is not built yet")
+Writes DIR/images/TABLE__KIND__THEME.png, DIR/index.html (thumbnails with
+captions, grouped by table) and DIR/contact_sheet.png (one row per table and
+kind, one column per theme). A table that fails to load or render is
+reported and skipped; the exit code is then 1.")]
+pub struct Args {
+    /// Table files or folders (default: fixtures/).
+    pub tables: Vec<PathBuf>,
+    /// Output folder.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Comma-separated theme names (default: all built-in themes).
+    #[arg(long, value_delimiter = ',')]
+    pub themes: Vec<String>,
+    /// Comma-separated chart kinds to keep (default: every suitable kind).
+    #[arg(long, value_delimiter = ',')]
+    pub kinds: Vec<String>,
+    /// Thumbnail width in the contact sheet, in pixels.
+    #[arg(long, default_value_t = 200)]
+    pub thumb_width: u32,
+    /// Hide the progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+struct Job<'a> {
+    table: &'a Table,
+    kind: ChartKind,
+    style: &'a Style,
+}
+
+struct Done {
+    file: String,
+    caption: String,
+    thumb: Option<image::RgbImage>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let inputs = if args.tables.is_empty() {
+        vec![PathBuf::from("fixtures")]
+    } else {
+        args.tables.clone()
+    };
+    let (tables, load_errors) = chartstress::table::load_tables(&inputs, false);
+    for e in &load_errors {
+        eprintln!("warning: skipped table: {e}");
+    }
+    let themes: Vec<Style> = if args.themes.is_empty() {
+        spec::builtin_themes()
+    } else {
+        args.themes
+            .iter()
+            .map(|t| spec::theme(t))
+            .collect::<Result<_, _>>()?
+    };
+    let wanted: Vec<ChartKind> = args
+        .kinds
+        .iter()
+        .map(|k| ChartKind::from_name(k).with_context(|| format!("unknown chart kind {k:?}")))
+        .collect::<anyhow::Result<_>>()?;
+    let mut jobs = Vec::new();
+    for table in &tables {
+        for kind in spec::suitable_kinds(table) {
+            if !wanted.is_empty() && !wanted.contains(&kind) {
+                continue;
+            }
+            for style in &themes {
+                jobs.push(Job { table, kind, style });
+            }
+        }
+    }
+    let images = args.output.join("images");
+    std::fs::create_dir_all(&images).with_context(|| format!("creating {}", images.display()))?;
+
+    let bar = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(jobs.len() as u64)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} charts {elapsed} (eta {eta})")
+            .expect("valid template"),
+    );
+    let thumb_w = args.thumb_width.clamp(40, 800);
+    let results: Vec<Result<Done, String>> = jobs
+        .par_iter()
+        .map(|job| {
+            let r = render_one(job, &images, thumb_w);
+            bar.inc(1);
+            r
+        })
+        .collect();
+    bar.finish_and_clear();
+
+    let mut failures = load_errors.len();
+    let mut done = Vec::new();
+    for r in results {
+        match r {
+            Ok(d) => done.push(d),
+            Err(e) => {
+                failures += 1;
+                eprintln!("warning: {e}");
+            }
+        }
+    }
+    let index = args.output.join("index.html");
+    std::fs::write(&index, index_html(&done, themes.len())?)
+        .with_context(|| format!("writing {}", index.display()))?;
+    let sheet = args.output.join("contact_sheet.png");
+    write_contact_sheet(&done, themes.len().max(1), thumb_w, &sheet)?;
+    println!(
+        "{} charts from {} tables × {} themes: {}, {}",
+        done.len(),
+        tables.len(),
+        themes.len(),
+        index.display(),
+        sheet.display()
+    );
+    Ok(if failures > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn render_one(job: &Job<'_>, images: &Path, thumb_w: u32) -> Result<Done, String> {
+    let what = format!(
+        "{} as {} in {}",
+        job.table.id,
+        job.kind.name(),
+        job.style.theme
+    );
+    let chart = spec::single(job.table, job.kind, job.style).map_err(|e| format!("{what}: {e}"))?;
+    let rendered = render::render(&chart).map_err(|e| format!("{what}: {e}"))?;
+    let file = format!(
+        "{}__{}__{}.png",
+        job.table.id,
+        job.kind.name(),
+        job.style.theme
+    );
+    std::fs::write(images.join(&file), &rendered.png)
+        .map_err(|e| format!("{what}: writing {file}: {e}"))?;
+    let thumb = image::load_from_memory(&rendered.png).ok().map(|img| {
+        let h =
+            (u64::from(thumb_w) * u64::from(chart.height) / u64::from(chart.width.max(1))) as u32;
+        image::imageops::resize(
+            &img.to_rgb8(),
+            thumb_w,
+            h.max(1),
+            image::imageops::FilterType::Triangle,
+        )
+    });
+    Ok(Done {
+        file,
+        caption: format!(
+            "{} · {} · {}",
+            job.table.id,
+            job.kind.name(),
+            job.style.theme
+        ),
+        thumb,
+    })
+}
+
+const INDEX: &str = r#"<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>chartstress gallery</title>
+<style>
+body { font-family: sans-serif; margin: 1.5em; background: #fafafa; color: #222; }
+.grid { display: grid; grid-template-columns: repeat({{ cols }}, minmax(160px, 1fr)); gap: 12px; }
+figure { margin: 0; background: #fff; border: 1px solid #ddd; padding: 6px; }
+img { width: 100%; height: auto; display: block; }
+figcaption { font-size: 12px; margin-top: 4px; word-break: break-word; }
+</style></head><body>
+<h1>chartstress gallery</h1>
+<p>{{ items|length }} charts.</p>
+<div class="grid">
+{% for item in items %}<figure><a href="images/{{ item.file }}"><img loading="lazy" src="images/{{ item.file }}" alt="{{ item.caption }}"></a><figcaption>{{ item.caption }}</figcaption></figure>
+{% endfor %}</div>
+</body></html>
+"#;
+
+fn index_html(done: &[Done], cols: usize) -> anyhow::Result<String> {
+    let mut env = minijinja::Environment::new();
+    // The .html name turns on HTML auto-escaping of captions and file names.
+    env.add_template("index.html", INDEX)?;
+    let items: Vec<serde_json::Value> = done
+        .iter()
+        .map(|d| serde_json::json!({ "file": d.file, "caption": d.caption }))
+        .collect();
+    let html = env
+        .get_template("index.html")?
+        .render(minijinja::context! { items => items, cols => cols.clamp(1, 6) })?;
+    Ok(html)
+}
+
+/// Thumbnails in rows of `cols` (one column per theme), in job order.
+fn write_contact_sheet(
+    done: &[Done],
+    cols: usize,
+    thumb_w: u32,
+    path: &Path,
+) -> anyhow::Result<()> {
+    let thumb_h = done
+        .iter()
+        .filter_map(|d| d.thumb.as_ref().map(|t| t.height()))
+        .max()
+        .unwrap_or(thumb_w * 3 / 4);
+    let gap = 4u32;
+    let rows = done.len().div_ceil(cols).max(1) as u32;
+    let width = cols as u32 * (thumb_w + gap) + gap;
+    let height = rows * (thumb_h + gap) + gap;
+    let mut sheet = image::RgbImage::from_pixel(width, height, image::Rgb([235, 235, 235]));
+    for (i, d) in done.iter().enumerate() {
+        if let Some(t) = &d.thumb {
+            let (r, c) = ((i / cols) as u32, (i % cols) as u32);
+            image::imageops::overlay(
+                &mut sheet,
+                t,
+                i64::from(gap + c * (thumb_w + gap)),
+                i64::from(gap + r * (thumb_h + gap)),
+            );
+        }
+    }
+    sheet
+        .save(path)
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
 }

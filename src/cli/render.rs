@@ -1,9 +1,113 @@
-//! `chartstress render`.
+//! `chartstress render`: one table → OUT.png, OUT.svg, OUT.scene.json.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use chartstress::ir::ChartKind;
+use chartstress::spec::{self, LayoutRequest};
 
 /// Arguments of `chartstress render`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+#[command(after_help = "Examples:
+  chartstress render fixtures/fruit_sales.csv -o out/fruit.png
+  chartstress render fixtures/energy_mix.csv --kind stacked_area --theme dark -o out/energy.png
+  chartstress render data.csv --theme newsprint --set data_labels=true --set number_style=short -o out/a.png
+  chartstress render data.csv --layout grid:2x2 -o out/grid.png
+  chartstress render data.csv --layout dashboard --width 1400 --height 1000 -o out/dash.png
 
-pub fn run(_args: Args) -> anyhow::Result<std::process::ExitCode> {
-    anyhow::bail!("`render` is not built yet")
+Writes OUT.png, OUT.svg and OUT.scene.json (what was drawn, in PNG pixels).
+Without --kind the best-suited kind is chosen. With --layout grid:RxC each
+numeric series gets its own panel (a single-series table is shown in several
+suitable kinds); a dashboard shows the table in up to three kinds with KPI
+tiles, the title as banner and the table's paragraph.")]
+pub struct Args {
+    /// Table file (.csv, .tsv or .json, with an optional NAME.meta.json sidecar).
+    pub table: PathBuf,
+    /// Chart kind: bar, horizontal_bar, grouped_bar, stacked_bar, line, area,
+    /// stacked_area, pie, donut, scatter, bubble. Default: best suited.
+    #[arg(long)]
+    pub kind: Option<String>,
+    /// Theme name (see `chartstress gallery` or docs): classic, newsprint, business, …
+    #[arg(long, default_value = "classic")]
+    pub theme: String,
+    /// Override a style field, e.g. `--set legend=bottom` (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// single, grid:RxC (e.g. grid:2x2) or dashboard.
+    #[arg(long, default_value = "single")]
+    pub layout: String,
+    /// Image width in pixels (default: 800 single, larger for grids/dashboards).
+    #[arg(long)]
+    pub width: Option<u32>,
+    /// Image height in pixels.
+    #[arg(long)]
+    pub height: Option<u32>,
+    /// Output PNG path; the SVG and scene are written next to it.
+    #[arg(short, long)]
+    pub output: PathBuf,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let table = chartstress::table::load_table(&args.table)?;
+    let mut style = spec::theme(&args.theme)?;
+    for kv in &args.set {
+        let Some((key, value)) = kv.split_once('=') else {
+            bail!("--set {kv:?}: expected KEY=VALUE");
+        };
+        spec::set_style(&mut style, key.trim(), value.trim())
+            .with_context(|| format!("--set {kv}"))?;
+    }
+    let kind = match &args.kind {
+        Some(k) => Some(ChartKind::from_name(k).with_context(|| {
+            let known: Vec<&str> = ChartKind::ALL.iter().map(|k| k.name()).collect();
+            format!("unknown chart kind {k:?} (known: {})", known.join(", "))
+        })?),
+        None => None,
+    };
+    let layout: LayoutRequest = args.layout.parse()?;
+    let mut chart = spec::figure(&table, layout, kind, &style)
+        .with_context(|| format!("{}", args.table.display()))?;
+    if let Some(w) = args.width {
+        chart.width = w;
+    }
+    if let Some(h) = args.height {
+        chart.height = h;
+    }
+    let rendered = chartstress::render::render(&chart)
+        .with_context(|| format!("rendering {}", args.table.display()))?;
+    if let Some(dir) = args.output.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let svg_path = args.output.with_extension("svg");
+    let scene_path = scene_path(&args.output);
+    std::fs::write(&args.output, &rendered.png)
+        .with_context(|| format!("writing {}", args.output.display()))?;
+    std::fs::write(&svg_path, &rendered.svg)
+        .with_context(|| format!("writing {}", svg_path.display()))?;
+    let scene = serde_json::to_string_pretty(&rendered.scene)?;
+    std::fs::write(&scene_path, scene + "\n")
+        .with_context(|| format!("writing {}", scene_path.display()))?;
+    let kinds: Vec<&str> = chart.panels().iter().map(|p| p.kind.name()).collect();
+    println!(
+        "{} ({}, theme {}, {}x{}): {}, {}, {}",
+        table.id,
+        kinds.join(" + "),
+        style.theme,
+        chart.width,
+        chart.height,
+        args.output.display(),
+        svg_path.display(),
+        scene_path.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `out/a.png` → `out/a.scene.json`.
+fn scene_path(png: &std::path::Path) -> PathBuf {
+    let stem = png
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "chart".into());
+    png.with_file_name(format!("{stem}.scene.json"))
 }

@@ -1,10 +1,13 @@
 //! `chartstress report`: write report.json, report.md, report.html and junit.xml.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use chartstress::report::check::parse_axis_threshold;
-use chartstress::report::{Bound, CheckOptions, WriteOptions, build_report, write_report};
+use chartstress::report::{
+    Bound, CheckOptions, ReportOptions, WriteOptions, build_report_with, write_report,
+};
 use chartstress::score::Metric;
 
 /// Arguments of `chartstress report`.
@@ -30,13 +33,20 @@ pub struct Args {
     /// Minimum original-set accuracy (percent) for junit.xml.
     #[arg(long)]
     pub min_accuracy: Option<f64>,
+    /// Flipped pairs shown in the HTML failure gallery.
+    #[arg(long, default_value_t = 24)]
+    pub gallery: usize,
     /// Judge junit thresholds on the 95% bound (upper) or the point estimate.
     #[arg(long, default_value = "upper")]
     pub bound: Bound,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let report = build_report(&args.suite, &args.runs, args.metric)?;
+    let options = ReportOptions {
+        max_failures: args.gallery,
+        ..ReportOptions::default()
+    };
+    let report = build_report_with(&args.suite, &args.runs, args.metric, &options)?;
     let out = args
         .output
         .clone()
@@ -50,8 +60,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
     };
     let written = write_report(&report, &args.suite, &out, &opts)?;
-    println!(
-        "{:<24} {:>8} {:>8} {:>8}  accuracy per set (gap original − modified, points)",
+    // Summary text goes out in one write whose failure (a closed pipe) is ignored.
+    let mut text = format!(
+        "{:<24} {:>8} {:>8} {:>8}  accuracy per set (gap original − modified, points)\n",
         "run", "scored", "errors", "missing"
     );
     for run in &report.runs {
@@ -60,21 +71,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .iter()
             .map(|g| format!("{} {}", g.name, chartstress::report::fmt_opt(g.gap, 1)))
             .collect();
-        println!(
-            "{:<24} {:>8} {:>8} {:>8}  {} ({})",
+        text.push_str(&format!(
+            "{:<24} {:>8} {:>8} {:>8}  {} ({})\n",
             run.name,
             run.scored,
             run.errors,
             run.missing,
             chartstress::report::check::set_summary(run),
             gaps.join(", ")
-        );
+        ));
         for w in &run.warnings {
             eprintln!("warning: {w}");
         }
     }
     for path in written {
-        println!("wrote {}", path.display());
+        text.push_str(&format!("wrote {}\n", path.display()));
+    }
+    let _ = std::io::stdout().write_all(text.as_bytes());
+    // Everything is written; skipped lines still make the exit code say so.
+    let malformed: usize = report.runs.iter().map(|r| r.malformed_lines).sum();
+    if malformed > 0 {
+        eprintln!(
+            "error: {malformed} malformed prediction line(s) skipped (see the warnings above)"
+        );
+        return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -70,7 +70,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     );
     if args.output.is_some() {
-        println!("{mean:.4}");
+        let _ = writeln!(std::io::stdout(), "{mean:.4}");
     }
     Ok(if failed > 0 {
         ExitCode::from(1)

@@ -198,6 +198,21 @@ pub enum Query {
         decimals: u8,
     },
 
+    // ---- paragraph families (answered from the accompanying text) ----
+    /// A value stated only in the paragraph, for a category the chart does not show.
+    ParagraphValue {
+        panel: PanelIndex,
+        series: String,
+        category: String,
+    },
+    /// Paragraph value of `paragraph_category` minus the chart's value at `category`.
+    ParagraphDifference {
+        panel: PanelIndex,
+        series: String,
+        paragraph_category: String,
+        category: String,
+    },
+
     // ---- descriptive families (answered from the scene) ----
     /// Descriptive: the chart title.
     Title {
@@ -241,6 +256,10 @@ pub enum Query {
     /// Subplot layout "n by m".
     SubplotLayout,
     SubplotCount,
+    /// The value printed on a dashboard's KPI tile with this caption.
+    KpiValue {
+        label: String,
+    },
     /// Where the data come from: answerable only when the source is printed.
     Source {
         panel: PanelIndex,
@@ -307,6 +326,8 @@ impl Query {
             | Query::ShareSum { panel, .. }
             | Query::Spread { panel, .. }
             | Query::TopMean { panel, .. }
+            | Query::ParagraphValue { panel, .. }
+            | Query::ParagraphDifference { panel, .. }
             | Query::Title { panel }
             | Query::AxisLabel { panel, .. }
             | Query::EdgeTick { panel, .. }

@@ -27,14 +27,20 @@ pub struct PanelData {
 impl PanelData {
     pub fn from_panel(panel: &PanelSpec) -> PanelData {
         let table = &panel.table;
+        let rows = table.n_rows();
         let series = panel
             .series
             .iter()
             .filter_map(|name| table.series(name))
-            .map(|c| SeriesData {
-                name: c.name.clone(),
-                values: c.values(),
-                format: c.format.clone(),
+            .map(|c| {
+                // A ragged column reads as missing cells, never out of bounds.
+                let mut values = c.values();
+                values.resize(rows, None);
+                SeriesData {
+                    name: c.name.clone(),
+                    values,
+                    format: c.format.clone(),
+                }
             })
             .collect();
         PanelData {
@@ -275,6 +281,15 @@ fn cell(ctx: &Ctx, s: &str, c: &str) -> R<f64> {
     Ok(v)
 }
 
+/// A table cell as the chart shows it: None when the chart does not show the entity.
+pub(crate) fn table_value(ctx: &Ctx, s: &str, c: &str) -> Result<Option<f64>, Refusal> {
+    match cell(ctx, s, c) {
+        Ok(v) => Ok(Some(v)),
+        Err(Stop::Unanswerable) => Ok(None),
+        Err(Stop::Refuse(r)) => Err(r),
+    }
+}
+
 fn full(ctx: &Ctx, s: &str) -> R<Vec<f64>> {
     let sd = series(ctx, s)?;
     sd.values
@@ -412,13 +427,21 @@ fn run(query: &Query, ctx: &Ctx) -> R<Answer> {
         }
         Query::Difference { a, b, .. } => {
             let (x, y) = two_cells(ctx, a, b)?;
+            // "The difference between A and B" is read as larger minus smaller
+            // by many; asking it only that way keeps it indisputable.
+            if x < y {
+                return refuse(
+                    RefusalKind::Unsupported,
+                    "differences are asked larger minus smaller",
+                );
+            }
             let names = [a.series.as_str(), b.series.as_str()];
             number(x - y, max_decimals(ctx, &names), shared_unit(ctx, &names))?
         }
         Query::Ratio { a, b, decimals, .. } => {
             let (x, y) = two_cells(ctx, a, b)?;
-            if y.abs() < 1e-12 {
-                return refuse(RefusalKind::Unsupported, "division by zero");
+            if y <= 1e-12 || x < 0.0 {
+                return refuse(RefusalKind::Unsupported, "ratios of positive values only");
             }
             number(x / y, *decimals, None)?
         }
@@ -434,8 +457,9 @@ fn run(query: &Query, ctx: &Ctx) -> R<Answer> {
             }
             let x = cell(ctx, series, from)?;
             let y = cell(ctx, series, to)?;
-            if x.abs() < 1e-12 {
-                return refuse(RefusalKind::Unsupported, "change from zero");
+            // Percent change from zero or a negative base has no agreed meaning.
+            if x <= 1e-12 {
+                return refuse(RefusalKind::Unsupported, "change from a non-positive base");
             }
             number((y - x) / x.abs() * 100.0, *decimals, Some("%".into()))?
         }

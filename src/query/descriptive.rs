@@ -116,11 +116,12 @@ pub(crate) fn execute(query: &Query, ctx: &Ctx, scene: &Scene) -> Result<Answer,
             let values: Option<Vec<f64>> = t
                 .iter()
                 .map(|t| {
-                    if is_plain_number(&t.label) {
-                        t.value.or_else(|| super::parse_number(&t.label))
-                    } else {
-                        None
-                    }
+                    // Numeric ticks carry their value ("20%", "1k"); plain labels parse.
+                    t.value.or_else(|| {
+                        is_plain_number(&t.label)
+                            .then(|| super::parse_number(&t.label))
+                            .flatten()
+                    })
                 })
                 .collect();
             match values {
@@ -250,6 +251,23 @@ pub(crate) fn figure(query: &Query, scene: &Scene) -> Result<Answer, Refusal> {
             value: format!("{} by {}", scene.grid.0, scene.grid.1),
         },
         Query::SubplotCount => number(scene.panels.len() as f64, 0, None)?,
+        Query::KpiValue { label } => {
+            let tiles: Vec<_> = scene
+                .kpis
+                .iter()
+                .filter(|k| k.label.trim().eq_ignore_ascii_case(label.trim()))
+                .collect();
+            match tiles.as_slice() {
+                [] => Answer::Unanswerable,
+                [one] => tick_answer(&one.value),
+                _ => {
+                    return Err(Refusal::new(
+                        RefusalKind::Tie,
+                        "several tiles share this caption",
+                    ));
+                }
+            }
+        }
         _ => {
             return Err(Refusal::new(
                 RefusalKind::Unsupported,

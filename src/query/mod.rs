@@ -8,6 +8,7 @@
 
 mod data;
 mod descriptive;
+pub mod paragraph;
 pub mod reference;
 pub mod testing;
 pub mod trend;
@@ -107,7 +108,13 @@ pub fn execute(query: &Query, spec: &ChartSpec, scene: &Scene) -> Result<Answer,
         | Query::FactCheck { .. }
         | Query::Hypothetical { .. }
         | Query::Conversation { .. } => wrappers::execute_wrapper(query, spec, scene),
-        Query::SubplotLayout | Query::SubplotCount => descriptive::figure(query, scene),
+        Query::SubplotLayout | Query::SubplotCount | Query::KpiValue { .. } => {
+            descriptive::figure(query, scene)
+        }
+        Query::ParagraphValue { .. } | Query::ParagraphDifference { .. } => {
+            let ctx = panel_ctx(query.panel(), spec, scene)?;
+            paragraph::execute(query, &ctx, spec)
+        }
         q if is_descriptive(q) => {
             let ctx = panel_ctx(q.panel(), spec, scene)?;
             descriptive::execute(q, &ctx, scene)
@@ -140,6 +147,7 @@ pub fn is_descriptive(query: &Query) -> bool {
             | Query::TickCount { .. }
             | Query::SubplotLayout
             | Query::SubplotCount
+            | Query::KpiValue { .. }
             | Query::Source { .. }
     )
 }
@@ -170,6 +178,8 @@ pub const FAMILIES: &[&str] = &[
     "share_sum",
     "spread",
     "top_mean",
+    "paragraph_value",
+    "paragraph_difference",
     "title",
     "x_label",
     "y_label",
@@ -187,6 +197,7 @@ pub const FAMILIES: &[&str] = &[
     "tick_count",
     "subplot_layout",
     "subplot_count",
+    "kpi_value",
     "source",
 ];
 
@@ -230,6 +241,8 @@ pub fn family(query: &Query) -> &'static str {
         Query::ShareSum { .. } => "share_sum",
         Query::Spread { .. } => "spread",
         Query::TopMean { .. } => "top_mean",
+        Query::ParagraphValue { .. } => "paragraph_value",
+        Query::ParagraphDifference { .. } => "paragraph_difference",
         Query::Title { .. } => "title",
         Query::AxisLabel { axis, .. } => match axis {
             Axis::X => "x_label",
@@ -253,6 +266,7 @@ pub fn family(query: &Query) -> &'static str {
         Query::TickCount { .. } => "tick_count",
         Query::SubplotLayout => "subplot_layout",
         Query::SubplotCount => "subplot_count",
+        Query::KpiValue { .. } => "kpi_value",
         Query::Source { .. } => "source",
         // An empty conversation has no base; report it as such.
         Query::MultipleChoice { .. }

@@ -42,6 +42,35 @@ pub fn resolve_color(panel: &PanelScene, color: &str) -> Option<String> {
     }
 }
 
+/// The category whose slice (pie/donut) is the only mark drawn in `color`.
+pub fn category_by_color(panel: &PanelScene, color: &str) -> Option<String> {
+    let mut cats: Vec<&str> = panel
+        .marks
+        .iter()
+        .filter(|m| m.color.name.eq_ignore_ascii_case(color))
+        .filter_map(|m| m.category.as_deref())
+        .collect();
+    cats.sort();
+    cats.dedup();
+    match cats.as_slice() {
+        [one] => Some(one.to_string()),
+        _ => None,
+    }
+}
+
+/// The colour name of a category's slice when it identifies the slice uniquely.
+pub fn category_color(panel: &PanelScene, category: &str) -> Option<String> {
+    if !panel.kind.is_circular() {
+        return None;
+    }
+    let mark = panel
+        .marks
+        .iter()
+        .find(|m| m.category.as_deref() == Some(category))?;
+    let name = mark.color.name.clone();
+    (category_by_color(panel, &name).as_deref() == Some(category)).then_some(name)
+}
+
 /// Categories in reading order: left to right, or top to bottom for horizontal bars.
 pub fn categories_in_order(panel: &PanelScene) -> Vec<String> {
     if panel.kind.is_circular() {

@@ -18,7 +18,11 @@ pub fn display_answer(answer: &Answer) -> String {
             value,
             decimals,
             unit,
-        } => display_number(*value, *decimals, &format_for(unit.as_deref())),
+        } => {
+            let mut f = format_for(unit.as_deref());
+            f.thousands = value.abs() >= 10_000.0;
+            display_number(*value, *decimals, &f)
+        }
         other => other.to_text(),
     }
 }
@@ -27,7 +31,7 @@ pub fn format_for(unit: Option<&str>) -> crate::ir::NumberFormat {
     let mut f = crate::ir::NumberFormat::default();
     match unit {
         Some(u) if ["$", "€", "£", "¥"].contains(&u) => f.prefix = Some(u.to_string()),
-        Some(u) if u == "%" => f.suffix = Some("%".into()),
+        Some("%") => f.suffix = Some("%".into()),
         Some(u) => f.suffix = Some(format!(" {u}")),
         None => {}
     }
@@ -48,7 +52,16 @@ fn number_candidates(value: f64, decimals: u8, data: Option<&PanelData>) -> Vec<
     if value.abs() < step * 5.0 {
         out.extend([step * 10.0, step * 20.0, -step * 10.0]);
     }
-    out.push(-value);
+    // A sign slip is plausible only where the chart has negative values.
+    let has_negative = data.is_some_and(|d| {
+        d.series
+            .iter()
+            .flat_map(|s| s.values.iter().flatten())
+            .any(|v| *v < 0.0)
+    });
+    if has_negative {
+        out.push(-value);
+    }
     out.into_iter()
         .map(|v| {
             let scale = 10f64.powi(i32::from(decimals));
@@ -57,12 +70,7 @@ fn number_candidates(value: f64, decimals: u8, data: Option<&PanelData>) -> Vec<
         .collect()
 }
 
-fn text_candidates(
-    answer: &Answer,
-    query: &Query,
-    data: Option<&PanelData>,
-    scene: &Scene,
-) -> Vec<String> {
+fn text_candidates(query: &Query, data: Option<&PanelData>, scene: &Scene) -> Vec<String> {
     let mut out = Vec::new();
     match query {
         Query::Trend { .. } | Query::GeneralTrend { .. } => {
@@ -91,11 +99,9 @@ fn text_candidates(
             out.push(crate::ir::answer::NOT_APPLICABLE_TEXT.into());
         }
         _ => {
+            // Other categories of the same axis (a series name would be a different kind).
             if let Some(d) = data {
                 out.extend(d.categories.iter().cloned());
-                if matches!(answer, Answer::Text { .. }) && d.series.len() > 1 {
-                    out.extend(d.series.iter().map(|s| s.name.clone()));
-                }
             }
         }
     }
@@ -143,7 +149,8 @@ pub fn distractors(
             decimals,
             unit,
         } => {
-            let f = format_for(unit.as_deref());
+            let mut f = format_for(unit.as_deref());
+            f.thousands = value.abs() >= 10_000.0;
             number_candidates(*value, *decimals, data)
                 .into_iter()
                 .map(|v| display_number(v, *decimals, &f))
@@ -154,7 +161,7 @@ pub fn distractors(
                 .iter()
                 .map(|d| (value + d).to_string())
                 .collect();
-            v.extend(text_candidates(answer, query, data, scene));
+            v.extend(text_candidates(query, data, scene));
             v
         }
         Answer::List { values } => {
@@ -174,7 +181,7 @@ pub fn distractors(
             }
             v
         }
-        Answer::Text { .. } => text_candidates(answer, query, data, scene),
+        Answer::Text { .. } => text_candidates(query, data, scene),
         _ => Vec::new(),
     };
     // Keep clearly wrong, distinct options; numbers must also be far from each other.

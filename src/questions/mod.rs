@@ -88,7 +88,7 @@ pub fn generate(
             scene,
             opts,
             item_seed,
-            &mut balance,
+            &balance,
             (fact_offset, letter_offset),
         );
         if let Some(q) = built {
@@ -97,7 +97,15 @@ pub fn generate(
                 q.question_type.name(),
                 serde_json::to_string(q.query.base()).unwrap_or_default()
             );
+            // Balance counts only what is kept, so dropped duplicates do not skew it.
             if seen.insert(key) {
+                match q.question_type {
+                    QuestionType::MultipleChoice => balance.mcq += 1,
+                    QuestionType::FactCheck => {
+                        *balance.fact.entry(q.family.clone()).or_default() += 1
+                    }
+                    _ => {}
+                }
                 out.push(q);
             }
         }
@@ -123,6 +131,33 @@ fn choose<'a, T>(rng: &mut Xoshiro256PlusPlus, items: &'a [T]) -> Option<&'a T> 
     (!items.is_empty()).then(|| &items[rng.random_range(0..items.len())])
 }
 
+/// Relative frequency of data families: value retrieval and extremes dominate
+/// real chart QA sets, compositions are rarer.
+fn family_weight(family: &str) -> u32 {
+    match family {
+        "value_at" => 6,
+        "argmax" | "argmin" | "difference" => 3,
+        "max_value" | "min_value" | "compare" | "sum" | "mean" | "trend" | "share" => 2,
+        _ => 1,
+    }
+}
+
+fn weighted<'a>(rng: &mut Xoshiro256PlusPlus, families: &[&'a str]) -> Option<&'a str> {
+    let total: u32 = families.iter().map(|f| family_weight(f)).sum();
+    if total == 0 {
+        return None;
+    }
+    let mut x = rng.random_range(0..total);
+    for f in families {
+        let w = family_weight(f);
+        if x < w {
+            return Some(f);
+        }
+        x -= w;
+    }
+    None
+}
+
 /// A data query that the executor answers, for one of `families`.
 fn answerable_data_query(
     chart_id: &str,
@@ -142,7 +177,7 @@ fn answerable_data_query(
             .copied()
             .filter(|f| allowed(opts, f) && pick::data_family_fits(f, data))
             .collect();
-        let fam = *choose(&mut rng, &fams)?;
+        let fam = weighted(&mut rng, &fams)?;
         let mut arg_rng = seed::rng(item_seed, &[chart_id, fam, &a]);
         let Some(q) = pick::data_query(fam, *panel, data, &mut arg_rng) else {
             continue;
@@ -165,6 +200,18 @@ fn descriptive_query(
     for attempt in 0..12 {
         let a = attempt.to_string();
         let mut rng = seed::rng(item_seed, &[chart_id, "describe", &a]);
+        // Dashboards: sometimes ask what a KPI tile shows.
+        if !scene.kpis.is_empty() && allowed(opts, "kpi_value") && rng.random_bool(0.2) {
+            let tile = choose(&mut rng, &scene.kpis)?;
+            let q = Query::KpiValue {
+                label: tile.label.clone(),
+            };
+            if let Ok(answer) = execute(&q, spec, scene)
+                && answer != Answer::Unanswerable
+            {
+                return Some((q, answer));
+            }
+        }
         let panel = choose(&mut rng, &scene.panels)?;
         let fams: Vec<&str> = pick::DESCRIPTIVE_FAMILIES
             .iter()
@@ -443,17 +490,41 @@ fn build(
     scene: &Scene,
     opts: &QuestionOptions,
     item_seed: u64,
-    balance: &mut Balance,
+    balance: &Balance,
     (fact_offset, letter_offset): (usize, usize),
 ) -> Option<Question> {
     let mut rng = seed::rng(item_seed, &[chart_id, ty.name()]);
     match ty {
         QuestionType::Factoid => {
+            // Some questions need a fact stated only in the paragraph (or it and the chart).
+            if allowed(opts, "paragraph_value") || allowed(opts, "paragraph_difference") {
+                let panel = rng.random_range(0..spec.panels().len().max(1));
+                let candidates: Vec<Query> =
+                    crate::query::paragraph::paragraph_queries(spec, panel)
+                        .into_iter()
+                        .filter(|q| allowed(opts, family(q)))
+                        .filter(|q| matches!(execute(q, spec, scene), Ok(Answer::Number { .. })))
+                        .collect();
+                if !candidates.is_empty() && rng.random_bool(0.4) {
+                    let query = choose(&mut rng, &candidates)?.clone();
+                    return finalize(query, ty, spec, scene, item_seed, "canonical");
+                }
+            }
             let (query, _, _) =
                 answerable_data_query(chart_id, spec, scene, opts, item_seed, pick::DATA_FAMILIES)?;
             let q = finalize(query, ty, spec, scene, item_seed, "canonical")?;
             if rng.random_bool(opts.unanswerable_share.clamp(0.0, 1.0)) {
-                return unanswerable_variant(&q, spec, scene, item_seed).or(Some(q));
+                // Otherwise ask for information the chart does not encode (its source).
+                let source = || {
+                    let query = Query::Source {
+                        panel: q.query.panel(),
+                    };
+                    finalize(query, ty, spec, scene, item_seed, "canonical")
+                        .filter(|s| s.answer == Answer::Unanswerable)
+                };
+                return unanswerable_variant(&q, spec, scene, item_seed)
+                    .or_else(source)
+                    .or(Some(q));
             }
             Some(q)
         }
@@ -466,22 +537,22 @@ fn build(
                 answerable_data_query(chart_id, spec, scene, opts, item_seed, CLAIMABLE)?;
             let letter = (balance.mcq + letter_offset) % 4;
             let query = to_mcq(&base, &answer, Some(&data), scene, letter, &mut rng)?;
-            let q = finalize(query, ty, spec, scene, item_seed, "canonical")?;
-            balance.mcq += 1;
-            Some(q)
+            finalize(query, ty, spec, scene, item_seed, "canonical")
         }
         QuestionType::FactCheck => {
             let (base, answer, data) =
                 answerable_data_query(chart_id, spec, scene, opts, item_seed, CLAIMABLE)?;
             let fam = family(&base).to_string();
             let count = balance.fact.get(&fam).copied().unwrap_or(0);
-            let truth = (count + fact_offset) % 2 == 0;
+            // Alternate within the chart from a seeded start per family, so each
+            // family is balanced within a chart and in expectation across charts.
+            let start = seed::rng(opts.seed, &[chart_id, "fact", &fam]).random_range(0..2usize);
+            let truth = (count + start + fact_offset) % 2 == 0;
             let query = to_fact(&base, &answer, truth, Some(&data), scene, &mut rng)?;
             let q = finalize(query, ty, spec, scene, item_seed, "canonical")?;
             if q.answer != (Answer::TrueFalse { value: truth }) {
                 return None;
             }
-            *balance.fact.entry(fam).or_default() += 1;
             Some(q)
         }
         QuestionType::Hypothetical => {
@@ -533,9 +604,27 @@ pub fn reformat(
         QuestionType::Hypothetical if !descriptive => {
             to_hypothetical(&base, data.as_ref()?, &mut rng)?
         }
-        QuestionType::Conversational if !descriptive => {
-            conversation(base.panel(), data.as_ref()?, spec, scene, &mut rng)?
-        }
+        // A value question becomes the follow-up of a question about a neighbour.
+        QuestionType::Conversational if !descriptive => match &base {
+            Query::ValueAt {
+                panel,
+                series,
+                category,
+            } => {
+                let d = data.as_ref()?;
+                let row = d.row(category)?;
+                let other = if row > 0 { row - 1 } else { row + 1 };
+                let first = Query::ValueAt {
+                    panel: *panel,
+                    series: series.clone(),
+                    category: d.categories.get(other)?.clone(),
+                };
+                Query::Conversation {
+                    turns: vec![first, base.clone()],
+                }
+            }
+            _ => conversation(base.panel(), data.as_ref()?, spec, scene, &mut rng)?,
+        },
         _ => return None,
     };
     let realizer = if q.realization.realizer.is_empty() {

@@ -53,6 +53,7 @@ pub const DESCRIPTIVE_FAMILIES: &[&str] = &[
     "tick_count",
     "subplot_layout",
     "subplot_count",
+    "kpi_value",
 ];
 
 /// Whether a data family fits the panel at all.
@@ -87,6 +88,8 @@ pub fn descriptive_family_fits(family: &str, p: &PanelScene, panels: usize) -> b
         "lines_intersect" => p.kind == ChartKind::Line && series.len() >= 2,
         "general_trend" => matches!(p.kind, ChartKind::Line | ChartKind::Bar) && series.len() == 1,
         "subplot_layout" | "subplot_count" => panels > 1,
+        // Chosen with a tile caption by the generator, not here.
+        "kpi_value" => false,
         _ => true,
     }
 }
@@ -146,7 +149,9 @@ pub fn data_query(
     let name = s.name.clone();
     let cat = |i: usize| d.categories[i].clone();
     let multi = d.series.len() >= 2 && !d.kind.is_circular();
-    let overall = multi && d.kind != ChartKind::StackedBar && rng.random_bool(0.3);
+    // "The highest value" of a stacked chart could mean a segment or a stack: not asked.
+    let stacked = matches!(d.kind, ChartKind::StackedBar | ChartKind::StackedArea);
+    let overall = multi && !stacked && rng.random_bool(0.3);
     let cells = |rng: &mut Xoshiro256PlusPlus| -> (CellRef, CellRef) {
         if multi && rng.random_bool(0.4) {
             let (i, j) = two(rng, d.series.len());
@@ -194,6 +199,17 @@ pub fn data_query(
         }
         "difference" => {
             let (a, b) = cells(rng);
+            let value = |c: &CellRef| {
+                d.series(&c.series)
+                    .zip(d.row(&c.category))
+                    .and_then(|(s, r)| s.values[r])
+            };
+            // Larger minus smaller, the only order the executor answers.
+            let (a, b) = if value(&a) >= value(&b) {
+                (a, b)
+            } else {
+                (b, a)
+            };
             Query::Difference { panel, a, b }
         }
         "ratio" => {

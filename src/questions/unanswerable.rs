@@ -116,12 +116,29 @@ fn swap_entity(query: &Query, category: Option<&str>, series: Option<&str>) -> O
             category: c,
             ..
         } => cat(c) || ser(s),
-        Query::Difference { a, .. } | Query::Ratio { a, .. } | Query::Compare { a, .. } => {
+        Query::Difference { a, b, .. }
+        | Query::Ratio { a, b, .. }
+        | Query::Compare { a, b, .. } => {
+            // Keep the question's shape: a shared category or series is replaced in both cells.
+            let shared_category = a.category == b.category;
+            let shared_series = a.series == b.series;
             let CellRef {
                 series: s,
                 category: c,
             } = a;
-            cat(c) || ser(s)
+            if cat(c) {
+                if shared_category {
+                    b.category = c.clone();
+                }
+                true
+            } else if ser(s) {
+                if shared_series {
+                    b.series = s.clone();
+                }
+                true
+            } else {
+                false
+            }
         }
         Query::PercentChange { series: s, to, .. } => cat(to) || ser(s),
         Query::Argmax {
@@ -181,7 +198,27 @@ pub fn unanswerable_variant(
         tries.push(by_series());
         tries.push(by_category());
     }
+    // An entity the accompanying paragraph talks about might be answerable from it.
+    let paragraph = q.paragraph.as_deref().unwrap_or("").to_lowercase();
+    let mentioned = |query: &Query| {
+        let json = serde_json::to_string(query).unwrap_or_default();
+        let original = serde_json::to_string(base).unwrap_or_default();
+        !paragraph.is_empty()
+            && json != original
+            && crate::realize::slots::base_slots(query, spec)
+                .map(|(_, slots)| {
+                    slots.values().any(|v| {
+                        v.len() > 2
+                            && !original.contains(v.as_str())
+                            && paragraph.contains(&v.to_lowercase())
+                    })
+                })
+                .unwrap_or(false)
+    };
     for query in tries.into_iter().flatten() {
+        if mentioned(&query) {
+            continue;
+        }
         // Never emit a variant the table can answer.
         if execute(&query, spec, scene).ok() != Some(Answer::Unanswerable) {
             continue;

@@ -40,6 +40,11 @@ pub struct Frames {
     pub followup_series: Vec<String>,
     pub followup_its_value: Vec<String>,
     pub followup_difference: Vec<String>,
+    /// "And the year after?" (years only; falls back to `followup_category`).
+    #[serde(default)]
+    pub followup_next: Vec<String>,
+    #[serde(default)]
+    pub followup_previous: Vec<String>,
     pub panel: Vec<String>,
     #[serde(default)]
     pub panel_grid: Vec<String>,

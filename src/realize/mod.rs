@@ -169,7 +169,15 @@ impl Run<'_> {
             return Some(format!("{}.", capitalize(&self.clause(key, yes, slots)?)));
         }
         let np = self.np(key, slots)?;
-        let frame = self.pick_owned("claim", &self.frames.claim)?;
+        // "equals" / "comes to" suit numbers; names and labels take the first ("is") frame.
+        let numeric = crate::query::parse_number(stated).is_some()
+            && stated.chars().all(|c| !c.is_alphabetic());
+        let frames: &'static [String] = if numeric {
+            &self.frames.claim
+        } else {
+            &self.frames.claim[..1.min(self.frames.claim.len())]
+        };
+        let frame = self.pick_owned("claim", frames)?;
         let mut s = slots.clone();
         s.insert("answer".into(), stated.to_string());
         Some(capitalize(&with_np(frame, &np, &s)?))
@@ -197,7 +205,12 @@ fn options_text(style: &str, options: &[String]) -> String {
 }
 
 /// How a conversation turn refers back to the one before it.
-fn follow_up(prev: &Query, prev2: Option<&Query>, turn: &Query) -> Option<&'static str> {
+fn follow_up(
+    prev: &Query,
+    prev2: Option<&Query>,
+    turn: &Query,
+    spec: &ChartSpec,
+) -> Option<&'static str> {
     if crate::query::wrappers::refers_to_previous(prev, turn) {
         return Some("its_value");
     }
@@ -215,7 +228,7 @@ fn follow_up(prev: &Query, prev2: Option<&Query>, turn: &Query) -> Option<&'stat
             },
         ) => {
             if s1 == s2 && c1 != c2 {
-                Some("category")
+                Some(neighbour(spec, prev.panel(), c1, c2).unwrap_or("category"))
             } else if c1 == c2 && s1 != s2 {
                 Some("series")
             } else {
@@ -243,6 +256,22 @@ fn follow_up(prev: &Query, prev2: Option<&Query>, turn: &Query) -> Option<&'stat
             ((first == earlier && second == latest) || (first == latest && second == earlier))
                 .then_some("difference")
         }
+        _ => None,
+    }
+}
+
+/// "next" / "previous" when `c2` is the year right after / before `c1`.
+fn neighbour(spec: &ChartSpec, panel: usize, c1: &str, c2: &str) -> Option<&'static str> {
+    let panels = spec.panels();
+    let table = &panels.get(panel)?.table;
+    if table.index.ctype != crate::ir::ColumnType::Year {
+        return None;
+    }
+    let (i, j) = (table.row_of(c1)?, table.row_of(c2)?);
+    let (y1, y2) = (c1.parse::<i32>().ok()?, c2.parse::<i32>().ok()?);
+    match (j as i64 - i as i64, y2 - y1) {
+        (1, 1) => Some("next"),
+        (-1, -1) => Some("previous"),
         _ => None,
     }
 }
@@ -372,14 +401,25 @@ fn render(
                     );
                 }
                 let link = if i > 0 {
-                    follow_up(&turns[i - 1], i.checked_sub(2).map(|j| &turns[j]), turn)
+                    follow_up(
+                        &turns[i - 1],
+                        i.checked_sub(2).map(|j| &turns[j]),
+                        turn,
+                        spec,
+                    )
                 } else {
                     None
                 };
                 let t = match link {
                     Some(kind) => {
                         let frames = match kind {
-                            "category" => &run.frames.followup_category,
+                            "next" if !run.frames.followup_next.is_empty() => {
+                                &run.frames.followup_next
+                            }
+                            "previous" if !run.frames.followup_previous.is_empty() => {
+                                &run.frames.followup_previous
+                            }
+                            "category" | "next" | "previous" => &run.frames.followup_category,
                             "series" => &run.frames.followup_series,
                             "its_value" => &run.frames.followup_its_value,
                             _ => &run.frames.followup_difference,
@@ -403,7 +443,12 @@ fn render(
         }
         base => run.question(base, &key, &slots)?,
     };
-    if scene.panels.len() > 1 && !matches!(base, Query::SubplotLayout | Query::SubplotCount) {
+    if scene.panels.len() > 1
+        && !matches!(
+            base,
+            Query::SubplotLayout | Query::SubplotCount | Query::KpiValue { .. }
+        )
+    {
         let prefix = panel_prefix(&mut run, base.panel(), scene)?;
         let apply = |t: &str| format!("{prefix}{}", decapitalize(t));
         match history.first_mut() {
@@ -484,4 +529,46 @@ fn panel_prefix(run: &mut Run, panel: usize, scene: &Scene) -> Option<String> {
     };
     let f = run.pick_owned("panel", frames)?;
     fill(f, &s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bank::{FILES, banks};
+    use super::slots::is_yes_no_key;
+
+    #[test]
+    fn every_bank_parses_and_canonical_covers_every_key() {
+        assert_eq!(banks().len(), FILES.len());
+        let canonical = &banks()["canonical"];
+        for key in canonical.question.keys() {
+            if is_yes_no_key(key) {
+                assert!(canonical.clause.contains_key(key), "{key}: no clause");
+                assert!(
+                    canonical.clause_no.contains_key(key),
+                    "{key}: no negated clause"
+                );
+            } else {
+                assert!(canonical.np.contains_key(key), "{key}: no noun phrase");
+            }
+        }
+        for name in super::realizers() {
+            if name != "distractor" {
+                assert!(banks()[name].frames.is_some(), "{name}: no frames");
+            }
+        }
+        assert!(!banks()["distractor"].prefaces.is_empty());
+    }
+
+    #[test]
+    fn every_family_has_a_canonical_wording() {
+        for family in crate::query::FAMILIES {
+            let canonical = &banks()["canonical"];
+            let covered = canonical.question.keys().any(|k| {
+                k == family
+                    || k.starts_with(&format!("{family}_"))
+                    || family.starts_with(k.as_str())
+            });
+            assert!(covered, "{family}");
+        }
+    }
 }

@@ -199,6 +199,28 @@ pub fn base_slots(query: &Query, spec: &ChartSpec) -> Option<(String, Slots)> {
             put("cats", &join_and(categories));
             "share_sum".into()
         }
+        Query::ParagraphValue {
+            series, category, ..
+        } => {
+            put("series", series);
+            put("pcat", category);
+            "paragraph_value".into()
+        }
+        Query::ParagraphDifference {
+            series,
+            paragraph_category,
+            category,
+            ..
+        } => {
+            put("series", series);
+            put("pcat", paragraph_category);
+            put("category", category);
+            "paragraph_difference".into()
+        }
+        Query::KpiValue { label } => {
+            put("kpi", label);
+            "kpi_value".into()
+        }
         Query::MultipleChoice { .. }
         | Query::FactCheck { .. }
         | Query::Hypothetical { .. }

@@ -10,7 +10,7 @@ use super::slots::{Slots, fill, ordinal};
 use crate::ir::query::{Query, Reference};
 use crate::ir::{ChartKind, ChartSpec, PanelScene, Scene};
 use crate::query::reference::{
-    categories_in_order, category_position, extreme_category, resolve, series_color,
+    categories_in_order, category_color, category_position, extreme_category, resolve, series_color,
 };
 
 fn mark_nouns(kind: ChartKind) -> (&'static str, &'static str, &'static str, &'static str) {
@@ -54,6 +54,13 @@ fn category_ref(
             };
             return Some((fill(pick(rng, key)?, &s)?, format!("category:{key}")));
         }
+    }
+    if let Some(color) = category_color(p, category) {
+        s.insert("color".into(), color.clone());
+        return Some((
+            fill(pick(rng, "category_color")?, &s)?,
+            format!("category:color:{color}"),
+        ));
     }
     if categories_in_order(p).len() > 10 {
         return None;

@@ -4,13 +4,13 @@
 use super::canvas::{Canvas, TextSpec, text_bbox};
 use super::common::*;
 use super::fonts::text_width;
-use super::format::{decimals_for, format_number, log_ticks, nice_ticks};
 use super::text::{truncate, wrap};
 use super::{PanelFrame, RenderError};
 use crate::ir::{
     Align, BBox, ChartKind, GridLines, LegendPlacement, Mark, MarkKind, NamedColor, NumberFormat,
     PanelScene, PanelSpec, Style, TextBox, Tick,
 };
+use crate::spec::format::{decimals_for, format_number, log_ticks, nice_ticks};
 
 type Cand = (f32, f32, Align, String);
 
@@ -864,7 +864,7 @@ pub fn draw(
                 .unwrap_or(0.0);
             let color = color_of(st, 0);
             let rmax = (plot.w.min(plot.h) * 0.08).clamp(10.0, 40.0);
-            for r in 0..n {
+            for (r, cat) in cats.iter().enumerate() {
                 let (Some(xv), Some(yv)) = (xs.values[r], ys.values[r]) else {
                     continue;
                 };
@@ -883,7 +883,7 @@ pub fn draw(
                 scene.marks.push(Mark {
                     kind: MarkKind::ScatterPoint,
                     series: ys.name.clone(),
-                    category: Some(cats[r].clone()),
+                    category: Some(cat.clone()),
                     value: yv,
                     x_value: Some(xv),
                     size_value: size_v,
@@ -904,7 +904,7 @@ pub fn draw(
                         (x - rad - 3.0, cy, Align::Right, c.clone()),
                         (x, y - rad - vls - 2.0, Align::Center, c.clone()),
                     ];
-                    label_jobs.push((idx, cats[r].clone(), cands));
+                    label_jobs.push((idx, cat.clone(), cands));
                 }
             }
         }

@@ -16,12 +16,71 @@ pub fn inset(r: BBox, m: f32) -> BBox {
     }
 }
 
+/// Colour `i` of the palette. Past the palette's end, lighter then darker
+/// variants follow ("light teal", "dark teal"), so every mark of a chart with
+/// up to three times as many series as colours has its own colour and name.
 pub fn color_of(style: &Style, i: usize) -> NamedColor {
     let n = style.palette.len().max(1);
-    style.palette.get(i % n).cloned().unwrap_or(NamedColor {
-        name: "blue".into(),
-        hex: "#1f77b4".into(),
-    })
+    if i < n {
+        if let Some(c) = style.palette.get(i) {
+            return c.clone();
+        }
+    }
+    let extended = extended_palette(style);
+    extended[i % extended.len()].clone()
+}
+
+/// The palette followed by its lighter and darker variants, every name unique.
+fn extended_palette(style: &Style) -> Vec<NamedColor> {
+    let mut out: Vec<NamedColor> = if style.palette.is_empty() {
+        vec![NamedColor {
+            name: "blue".into(),
+            hex: "#1f77b4".into(),
+        }]
+    } else {
+        style.palette.clone()
+    };
+    let base = out.clone();
+    for (prefixes, with, t) in [
+        (["light", "pale", "lighter", "soft"], (255, 255, 255), 0.45),
+        (["dark", "deep", "darker", "dim"], (0, 0, 0), 0.4),
+    ] {
+        for c in &base {
+            let name = prefixes
+                .iter()
+                .map(|p| variant_name(p, &c.name))
+                .find(|cand| !out.iter().any(|o| &o.name == cand))
+                .unwrap_or_else(|| format!("{} {}", prefixes[0], c.name));
+            out.push(NamedColor {
+                name,
+                hex: mix_hex(&c.hex, with, t),
+            });
+        }
+    }
+    out
+}
+
+fn variant_name(prefix: &str, name: &str) -> String {
+    // "light blue" lightened is "pale blue", not "light light blue".
+    for p in ["light ", "dark ", "pale ", "deep "] {
+        if let Some(rest) = name.strip_prefix(p) {
+            return format!("{prefix} {rest}")
+                .replace("light light", "pale")
+                .replace("dark dark", "deep");
+        }
+    }
+    format!("{prefix} {name}")
+}
+
+fn mix_hex(hex: &str, with: (u8, u8, u8), t: f32) -> String {
+    let c = super::canvas::parse_hex(hex).unwrap_or(plotters::style::RGBColor(0, 0, 0));
+    let m = |a: u8, b: u8| (f32::from(a) + (f32::from(b) - f32::from(a)) * t).round() as u8;
+    format!(
+        "#{:02x}{:02x}{:02x}",
+        m(c.0, with.0),
+        m(c.1, with.1),
+        m(c.2, with.2)
+    )
 }
 
 /// Relative luminance 0..1 of `#rrggbb`.
@@ -414,5 +473,24 @@ pub fn draw_marker(canvas: &mut Canvas, x: f32, y: f32, r: f32, hex: &str, shape
             hex,
             1.0,
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colour_names_stay_distinct_beyond_the_palette() {
+        for style in crate::spec::builtin_themes() {
+            let n = style.palette.len() * 3;
+            let mut names: Vec<String> = (0..n).map(|i| color_of(&style, i).name).collect();
+            names.sort();
+            names.dedup();
+            assert_eq!(names.len(), n, "{}", style.theme);
+        }
+        let classic = crate::spec::theme("classic").unwrap();
+        assert_eq!(color_of(&classic, 10).name, "light blue");
+        assert_eq!(color_of(&classic, 20).name, "dark blue");
     }
 }

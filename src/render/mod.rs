@@ -9,7 +9,7 @@ mod canvas;
 mod cartesian;
 mod common;
 pub mod fonts;
-pub mod format;
+
 mod layout;
 mod pie;
 mod text;
@@ -109,43 +109,30 @@ pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, RenderError> {
         ))
     })?;
     resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
-    encode_png(pixmap.data(), size.width(), size.height())
+    let opaque = pixmap.pixels().iter().all(|p| p.alpha() == 255);
+    let (w, h) = (pixmap.width(), pixmap.height());
+    // Straight alpha; on an opaque background this equals the premultiplied data.
+    let rgba = image::RgbaImage::from_raw(w, h, pixmap.take_demultiplied())
+        .ok_or_else(|| RenderError::Png("pixmap size mismatch".into()))?;
+    encode_png(rgba, opaque)
 }
 
-/// Premultiplied RGBA on an opaque background: dropping alpha is exact.
-fn encode_png(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>, RenderError> {
+/// Fast compression + adaptive filter: ~5× faster than the default level for
+/// about twice the size. Opaque images are written as RGB.
+fn encode_png(rgba: image::RgbaImage, opaque: bool) -> Result<Vec<u8>, RenderError> {
     use image::ImageEncoder;
     use image::codecs::png::{CompressionType, FilterType, PngEncoder};
-    let opaque = rgba.chunks_exact(4).all(|p| p[3] == 255);
+    let (w, h) = rgba.dimensions();
     let mut out = Vec::with_capacity(64 * 1024);
     let encoder =
         PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Adaptive);
-    if opaque {
-        let rgb: Vec<u8> = rgba
-            .chunks_exact(4)
-            .flat_map(|p| [p[0], p[1], p[2]])
-            .collect();
-        encoder
-            .write_image(&rgb, width, height, image::ExtendedColorType::Rgb8)
-            .map_err(|e| RenderError::Png(e.to_string()))?;
+    let result = if opaque {
+        let rgb = image::DynamicImage::ImageRgba8(rgba).into_rgb8();
+        encoder.write_image(rgb.as_raw(), w, h, image::ExtendedColorType::Rgb8)
     } else {
-        // Un-premultiply for straight-alpha PNG.
-        let straight: Vec<u8> = rgba
-            .chunks_exact(4)
-            .flat_map(|p| {
-                let a = u16::from(p[3]);
-                if a == 0 {
-                    [0, 0, 0, 0]
-                } else {
-                    let un = |c: u8| ((u16::from(c) * 255 + a / 2) / a).min(255) as u8;
-                    [un(p[0]), un(p[1]), un(p[2]), p[3]]
-                }
-            })
-            .collect();
-        encoder
-            .write_image(&straight, width, height, image::ExtendedColorType::Rgba8)
-            .map_err(|e| RenderError::Png(e.to_string()))?;
-    }
+        encoder.write_image(rgba.as_raw(), w, h, image::ExtendedColorType::Rgba8)
+    };
+    result.map_err(|e| RenderError::Png(e.to_string()))?;
     Ok(out)
 }
 

@@ -1,7 +1,7 @@
 //! `report.html`: one self-contained page (inline CSS, inline plots, images
 //! as data: URLs, no script, no network). Every string from suites, tables
 //! and models goes through minijinja's HTML auto-escaping; only our own
-//! CSS, plotters' SVG (which escapes its text) and base64 data URLs are
+//! CSS and base64 data URLs (chart images, plots rendered to PNG) are
 //! inserted as safe.
 
 use std::path::{Component, Path};
@@ -84,15 +84,48 @@ fn failure_value(suite: &Path, f: &Failure) -> Value {
     }
 }
 
-fn plot_value(what: &str, svg: Option<Result<String, String>>) -> Result<Value, ReportError> {
-    match svg {
-        None => Ok(Value::from(())),
-        Some(Ok(svg)) => Ok(Value::from_safe_string(svg)),
-        Some(Err(message)) => Err(ReportError::Render {
-            what: what.into(),
-            message,
-        }),
-    }
+/// A plot as a PNG data URL rendered at twice its size for sharp display
+/// (through the project's own resvg stack and fonts), with its CSS size.
+fn plot_value(
+    what: &str,
+    alt: &str,
+    svg: Option<Result<String, String>>,
+) -> Result<Value, ReportError> {
+    let render_err = |message: String| ReportError::Render {
+        what: what.into(),
+        message,
+    };
+    let svg = match svg {
+        None => return Ok(Value::from(())),
+        Some(result) => result.map_err(render_err)?,
+    };
+    let (width, height) = svg_size(&svg).ok_or_else(|| render_err("plot without a size".into()))?;
+    let doubled = svg.replacen(
+        &format!("width=\"{width}\" height=\"{height}\""),
+        &format!("width=\"{}\" height=\"{}\"", width * 2, height * 2),
+        1,
+    );
+    let png = crate::render::svg_to_png(&doubled).map_err(|e| render_err(e.to_string()))?;
+    Ok(context! {
+        src => Value::from_safe_string(format!(
+            "data:image/png;base64,{}",
+            base64::engine::general_purpose::STANDARD.encode(png)
+        )),
+        width => width,
+        height => height,
+        alt => alt,
+    })
+}
+
+/// The `width`/`height` plotters writes on the root element.
+fn svg_size(svg: &str) -> Option<(u32, u32)> {
+    let head = &svg[..svg.find('>')?];
+    let attr = |name: &str| -> Option<u32> {
+        let start = head.find(&format!("{name}=\""))? + name.len() + 2;
+        let end = start + head[start..].find('"')?;
+        head[start..end].parse().ok()
+    };
+    Some((attr("width")?, attr("height")?))
 }
 
 pub fn render(report: &Report, suite: &Path) -> Result<String, ReportError> {
@@ -102,15 +135,31 @@ pub fn render(report: &Report, suite: &Path) -> Result<String, ReportError> {
         let axis_gaps: Vec<_> = run.axes.iter().map(|a| a.gap.clone()).collect();
         runs.push(context! {
             run => Value::from_serialize(run),
-            set_plot => plot_value("set accuracy plot", Some(plots::set_accuracy(run)))?,
-            curve_plot => plot_value("robustness curves", plots::robustness_curves(run))?,
+            set_plot => plot_value(
+                "set accuracy plot",
+                "Accuracy per set with 95% Wilson intervals",
+                Some(plots::set_accuracy(run)),
+            )?,
+            curve_plot => plot_value(
+                "robustness curves",
+                "Robustness curves: accuracy by severity for each perturbation axis",
+                plots::robustness_curves(run),
+            )?,
             axis_gaps => Value::from_serialize(&axis_gaps),
             failures => run.failures.iter().map(|f| failure_value(suite, f)).collect::<Vec<_>>(),
         });
     }
     let comparison = context! {
-        scatter => plot_value("scatter plot", plots::scatter(report))?,
-        axis_gaps => plot_value("axis gap plot", plots::axis_gaps(report))?,
+        scatter => plot_value(
+            "scatter plot",
+            "Original vs modified accuracy, one point per run and modified set, with the diagonal",
+            plots::scatter(report),
+        )?,
+        axis_gaps => plot_value(
+            "axis gap plot",
+            "Gap per perturbation axis, runs side by side",
+            plots::axis_gaps(report),
+        )?,
     };
     let set_names: Vec<&str> = crate::ir::SetName::ALL
         .iter()

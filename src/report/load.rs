@@ -70,6 +70,8 @@ pub struct RunData {
     pub predictions: BTreeMap<String, Prediction>,
     pub info: serde_json::Value,
     pub warnings: Vec<String>,
+    /// Lines that were neither a prediction nor a torn last line.
+    pub malformed_lines: usize,
 }
 
 pub fn read_run(suite: &Path, run: &str) -> Result<RunData, ReportError> {
@@ -87,6 +89,9 @@ pub fn read_run(suite: &Path, run: &str) -> Result<RunData, ReportError> {
     })?;
     let mut predictions = BTreeMap::new();
     let mut warnings = Vec::new();
+    // Warnings name files relative to the suite, so reports stay portable.
+    let shown = Path::new(RUNS_DIR).join(run).join(PREDICTIONS_FILE);
+    let mut malformed_lines = 0;
     let lines: Vec<&str> = text.split('\n').collect();
     let last_content = lines.iter().rposition(|l| !l.trim().is_empty());
     for (idx, line) in lines.iter().enumerate() {
@@ -101,22 +106,28 @@ pub fn read_run(suite: &Path, run: &str) -> Result<RunData, ReportError> {
             Err(_) if Some(idx) == last_content && !text.ends_with('\n') => {
                 warnings.push(format!(
                     "{}:{}: torn last line ignored",
-                    path.display(),
+                    shown.display(),
                     idx + 1
                 ));
             }
-            Err(e) => warnings.push(format!(
-                "{}:{}:{}: skipped malformed prediction: {e}",
-                path.display(),
-                idx + 1,
-                e.column()
-            )),
+            Err(e) => {
+                malformed_lines += 1;
+                warnings.push(format!(
+                    "{}:{}:{}: skipped malformed prediction: {e}",
+                    shown.display(),
+                    idx + 1,
+                    e.column()
+                ));
+            }
         }
     }
     let info_path = dir.join(RUN_INFO_FILE);
     let info = match fs::read_to_string(&info_path) {
         Ok(t) => serde_json::from_str(&t).unwrap_or_else(|e| {
-            warnings.push(format!("{}: unreadable run info: {e}", info_path.display()));
+            warnings.push(format!(
+                "{}: unreadable run info: {e}",
+                Path::new(RUNS_DIR).join(run).join(RUN_INFO_FILE).display()
+            ));
             serde_json::Value::Null
         }),
         Err(_) => serde_json::Value::Null,
@@ -125,5 +136,6 @@ pub fn read_run(suite: &Path, run: &str) -> Result<RunData, ReportError> {
         predictions,
         info,
         warnings,
+        malformed_lines,
     })
 }

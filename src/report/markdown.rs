@@ -66,13 +66,13 @@ fn run_section(s: &mut String, run: &RunReport) {
     );
     let _ = writeln!(
         s,
-        "{} items: {} scored, {} errors (not counted as wrong), {} without prediction{}.\n",
+        "{} items; scored: {}; errors (failed calls, not counted as wrong): {}; without prediction: {}{}.\n",
         run.items,
         run.scored,
         run.errors,
         run.missing,
         if run.unknown_ids > 0 {
-            format!(", {} predictions for unknown ids", run.unknown_ids)
+            format!("; predictions for unknown ids: {}", run.unknown_ids)
         } else {
             String::new()
         }
@@ -102,7 +102,10 @@ fn run_section(s: &mut String, run: &RunReport) {
             fmt_ci(set.ci)
         );
     }
-    let _ = writeln!(s, "\n### Gap original − modified\n");
+    let _ = writeln!(
+        s,
+        "\n### Gap original − modified\n\nOver pairs whose two items were both scored; `original` and `modified` are accuracies over those pairs.\n"
+    );
     gap_table(s, "set", run.gaps.iter());
     if !run.axes.is_empty() {
         let _ = writeln!(s, "\n### Gap per perturbation axis\n");

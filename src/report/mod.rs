@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::ir::{Item, Prediction, SetName};
@@ -95,6 +96,8 @@ pub struct RunReport {
     /// Predictions whose id is not an item of the suite.
     pub unknown_ids: usize,
     pub warnings: Vec<String>,
+    /// Prediction lines skipped as malformed (a torn last line is not counted).
+    pub malformed_lines: usize,
     pub sets: Vec<SetStats>,
     pub gaps: Vec<GapStats>,
     pub axes: Vec<AxisStats>,
@@ -228,18 +231,22 @@ pub fn build_report_with(
         seed,
         ..opts.bootstrap.clone()
     };
-    let mut run_reports = Vec::new();
-    for name in &run_names {
-        let data = load::read_run(suite, name)?;
-        run_reports.push(run_report(
-            name,
-            &items,
-            data,
-            metric,
-            &bootstrap,
-            opts.max_failures,
-        ));
-    }
+    // Runs (and the bootstraps inside) in parallel; every bootstrap has its
+    // own seeded generator, so the result does not depend on scheduling.
+    let run_reports = run_names
+        .par_iter()
+        .map(|name| {
+            let data = load::read_run(suite, name)?;
+            Ok(run_report(
+                name,
+                &items,
+                data,
+                metric,
+                &bootstrap,
+                opts.max_failures,
+            ))
+        })
+        .collect::<Result<Vec<_>, ReportError>>()?;
     Ok(Report {
         tool_version: crate::VERSION.to_string(),
         suite: suite
@@ -286,6 +293,9 @@ fn accuracy_of(scores: &[f64]) -> (Option<f64>, Option<Interval>) {
     )
 }
 
+/// `label` seeds the bootstrap: the run name, so that every gap of a run
+/// uses the same random stream and identical pair sets get identical
+/// intervals (common random numbers also make gaps of one run comparable).
 fn gap_stats(name: &str, pairs: &[Pair], bootstrap: &BootstrapOptions, label: &str) -> GapStats {
     let flips = stats::flips(pairs);
     if pairs.is_empty() {
@@ -333,7 +343,7 @@ fn run_report(
         }
     };
     let outcomes: BTreeMap<&str, Outcome> = items
-        .iter()
+        .par_iter()
         .map(|i| (i.id.as_str(), outcome_of(i)))
         .collect();
     let scored_of = |id: &str| match outcomes.get(id) {
@@ -375,66 +385,68 @@ fn run_report(
             modified: scored_of(&item.id)?,
         })
     };
-    let mut gaps = Vec::new();
-    for set in SetName::ALL.into_iter().skip(1) {
-        if !items.iter().any(|i| i.set == set) {
-            continue;
-        }
-        let pairs: Vec<Pair> = items
-            .iter()
-            .filter(|i| i.set == set)
-            .filter_map(pair_of)
-            .collect();
-        gaps.push(gap_stats(
-            set.name(),
-            &pairs,
-            bootstrap,
-            &format!("{name}/{}", set.name()),
-        ));
-    }
+    let modified_sets: Vec<SetName> = SetName::ALL
+        .into_iter()
+        .skip(1)
+        .filter(|set| items.iter().any(|i| i.set == *set))
+        .collect();
+    let gaps: Vec<GapStats> = modified_sets
+        .par_iter()
+        .map(|&set| {
+            let pairs: Vec<Pair> = items
+                .iter()
+                .filter(|i| i.set == set)
+                .filter_map(pair_of)
+                .collect();
+            gap_stats(set.name(), &pairs, bootstrap, name)
+        })
+        .collect();
 
     let axis_names: BTreeSet<&str> = items
         .iter()
         .flat_map(|i| i.perturbations.iter().map(|p| p.axis.as_str()))
         .collect();
-    let mut axes = Vec::new();
-    for axis in axis_names {
-        let mut pairs = Vec::new();
-        let mut by_severity: BTreeMap<u8, Vec<f64>> = BTreeMap::new();
-        for item in items.iter().filter(|i| i.set != SetName::Original) {
-            let Some(severity) = item
-                .perturbations
-                .iter()
-                .filter(|p| p.axis == axis)
-                .map(|p| p.severity)
-                .max()
-            else {
-                continue;
-            };
-            if let Some(pair) = pair_of(item) {
-                by_severity.entry(0).or_default().push(pair.original);
-                by_severity.entry(severity).or_default().push(pair.modified);
-                pairs.push(pair);
-            }
-        }
-        let curve = by_severity
-            .into_iter()
-            .map(|(severity, scores)| {
-                let (accuracy, ci) = accuracy_of(&scores);
-                CurvePoint {
-                    severity,
-                    n: scores.len(),
-                    accuracy,
-                    ci,
+    let axis_names: Vec<&str> = axis_names.into_iter().collect();
+    let axes: Vec<AxisStats> = axis_names
+        .par_iter()
+        .map(|&axis| {
+            let mut pairs = Vec::new();
+            let mut by_severity: BTreeMap<u8, Vec<f64>> = BTreeMap::new();
+            for item in items.iter().filter(|i| i.set != SetName::Original) {
+                let Some(severity) = item
+                    .perturbations
+                    .iter()
+                    .filter(|p| p.axis == axis)
+                    .map(|p| p.severity)
+                    .max()
+                else {
+                    continue;
+                };
+                if let Some(pair) = pair_of(item) {
+                    by_severity.entry(0).or_default().push(pair.original);
+                    by_severity.entry(severity).or_default().push(pair.modified);
+                    pairs.push(pair);
                 }
-            })
-            .collect();
-        axes.push(AxisStats {
-            axis: axis.to_string(),
-            gap: gap_stats(axis, &pairs, bootstrap, &format!("{name}/axis/{axis}")),
-            curve,
-        });
-    }
+            }
+            let curve = by_severity
+                .into_iter()
+                .map(|(severity, scores)| {
+                    let (accuracy, ci) = accuracy_of(&scores);
+                    CurvePoint {
+                        severity,
+                        n: scores.len(),
+                        accuracy,
+                        ci,
+                    }
+                })
+                .collect();
+            AxisStats {
+                axis: axis.to_string(),
+                gap: gap_stats(axis, &pairs, bootstrap, name),
+                curve,
+            }
+        })
+        .collect();
 
     let breakdowns = breakdowns(items, &scored_of);
     let (failures, failures_total) =
@@ -467,6 +479,7 @@ fn run_report(
         missing: count_all(Outcome::Missing),
         unknown_ids,
         warnings: data.warnings,
+        malformed_lines: data.malformed_lines,
         sets,
         gaps,
         axes,

@@ -231,6 +231,7 @@ pub fn scatter(report: &Report) -> Option<Result<String, String>> {
             vec![(0.0, 0.0), (100.0, 100.0)],
             BLACK.mix(0.5).stroke_width(1),
         )))?;
+        let mut labels: Vec<(f64, f64, String)> = Vec::new();
         for (set, color) in SET_COLORS.iter().skip(1) {
             let points: Vec<(f64, f64, String)> = report
                 .runs
@@ -251,13 +252,32 @@ pub fn scatter(report: &Report) -> Option<Result<String, String>> {
                 )?
                 .label(set.replace('_', " "))
                 .legend(move |(x, y)| Circle::new((x, y), 5, color.filled()));
-            chart.draw_series(points.iter().map(|(x, y, name)| {
-                Text::new(
-                    name.clone(),
-                    (*x + 1.2, *y + 1.5),
-                    (FONT, px(10.0)).into_font().color(&BLACK),
-                )
-            }))?;
+            labels.extend(points);
+        }
+        // One label per cluster of a run's points; right-aligned near the
+        // right edge so it stays inside the plot.
+        let mut placed: Vec<(f64, f64, String)> = Vec::new();
+        for (x, y, name) in labels {
+            if placed
+                .iter()
+                .any(|(px_, py_, n)| *n == name && (px_ - x).abs() < 8.0 && (py_ - y).abs() < 8.0)
+            {
+                continue;
+            }
+            let (dx, anchor) = if x > 70.0 {
+                (-2.0, HPos::Right)
+            } else {
+                (2.0, HPos::Left)
+            };
+            chart.draw_series(std::iter::once(Text::new(
+                name.clone(),
+                (x + dx, y),
+                (FONT, px(10.0))
+                    .into_font()
+                    .color(&BLACK)
+                    .pos(Pos::new(anchor, VPos::Center)),
+            )))?;
+            placed.push((x, y, name));
         }
         chart
             .configure_series_labels()
@@ -303,65 +323,76 @@ pub fn axis_gaps(report: &Report) -> Option<Result<String, String>> {
         .collect();
     let lo = all.iter().copied().fold(0.0f64, f64::min).floor() - 5.0;
     let hi = all.iter().copied().fold(0.0f64, f64::max).ceil() + 5.0;
-    let width = (120 + 70 * axes.len()).max(560) as u32;
-    Some(svg_of(width, 360, |root| {
-        let n = axes.len() as u32;
-        let mut chart = ChartBuilder::on(&root)
+    let k = report.runs.len();
+    // Horizontal bars: one row per axis (first axis on top), so every axis
+    // name stays readable however many axes a suite has.
+    let row = (10 * k as u32 + 10).max(22);
+    let n = axes.len() as u32;
+    let height = 90 + row * n;
+    Some(svg_of(720, height, |root| {
+        let (plot, legend) = root.split_vertically(height - 28);
+        let mut chart = ChartBuilder::on(&plot)
             .caption(
                 "Gap (original − modified, points) per axis",
                 (FONT, px(15.0)),
             )
             .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(48)
-            .build_cartesian_2d((0..n - 1).into_segmented(), lo..hi)?;
+            .x_label_area_size(36)
+            .y_label_area_size(150)
+            .build_cartesian_2d(lo..hi, (0..n - 1).into_segmented())?;
         chart
             .configure_mesh()
-            .disable_x_mesh()
-            .y_desc("gap (points)")
-            .y_label_formatter(&|v| format!("{v:.0}"))
+            .disable_y_mesh()
+            .y_labels(axes.len() + 1)
+            .x_desc("gap (points); positive = accuracy lost on modified items")
+            .x_label_formatter(&|v| format!("{v:.0}"))
             .light_line_style(WHITE)
             .label_style((FONT, px(11.0)))
-            .axis_desc_style((FONT, px(12.0)))
-            .x_label_formatter(&|v| match v {
-                SegmentValue::CenterOf(i) => axes.get(*i as usize).cloned().unwrap_or_default(),
+            .axis_desc_style((FONT, px(11.0)))
+            .y_label_formatter(&|v| match v {
+                SegmentValue::CenterOf(i) => {
+                    axes.get((n - 1 - *i) as usize).cloned().unwrap_or_default()
+                }
                 _ => String::new(),
             })
             .draw()?;
-        let k = report.runs.len();
         for (r, run) in report.runs.iter().enumerate() {
             let color = RUN_COLORS[r % RUN_COLORS.len()];
-            let mut bars = Vec::new();
-            for (i, axis) in axes.iter().enumerate() {
+            for (j, axis) in axes.iter().enumerate() {
                 let Some(g) = value(run, axis) else { continue };
-                let (x0, y0) = chart.backend_coord(&(SegmentValue::Exact(i as u32), 0.0));
-                let (x1, y1) = chart.backend_coord(&(SegmentValue::Exact(i as u32 + 1), g));
-                let inner = (x1 - x0 - 12).max(k as i32);
-                let left = x0 + 6 + inner * r as i32 / k as i32;
-                let right = x0 + 6 + inner * (r as i32 + 1) / k as i32 - 1;
-                bars.push(Rectangle::new([(left, y0), (right, y1)], color.filled()));
+                let i = n - 1 - j as u32;
+                let (x0, ya) = chart.backend_coord(&(0.0, SegmentValue::Exact(i)));
+                let (x1, yb) = chart.backend_coord(&(g, SegmentValue::Exact(i + 1)));
+                let (top, bottom) = (ya.min(yb), ya.max(yb));
+                let inner = (bottom - top - 6).max(k as i32);
+                let y_top = top + 3 + inner * r as i32 / k as i32;
+                let y_bottom = top + 3 + inner * (r as i32 + 1) / k as i32 - 1;
+                plot.draw(&Rectangle::new(
+                    [
+                        (x0.min(x1), y_top),
+                        (x0.max(x1).max(x0.min(x1) + 1), y_bottom),
+                    ],
+                    color.filled(),
+                ))?;
             }
-            for bar in bars {
-                root.draw(&bar)?;
-            }
-            let (lx, ly) = (60 + 150 * r as i32, 340);
-            root.draw(&Rectangle::new(
+            let (lx, ly) = (160 + 160 * r as i32, 12);
+            legend.draw(&Rectangle::new(
                 [(lx, ly - 5), (lx + 10, ly + 5)],
                 color.filled(),
             ))?;
-            root.draw(&Text::new(
+            legend.draw(&Text::new(
                 run.name.clone(),
-                (lx + 14, ly - 6),
-                (FONT, px(11.0)).into_font(),
+                (lx + 14, ly),
+                (FONT, px(11.0))
+                    .into_font()
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Left, VPos::Center)),
             ))?;
         }
-        let (x0, y) = chart.backend_coord(&(SegmentValue::Exact(0), 0.0));
-        let (x1, _) = chart.backend_coord(&(SegmentValue::Exact(n - 1), 0.0));
-        let x1 = x1 + (x1 - x0) / (n as i32 - 1).max(1);
-        root.draw(&PathElement::new(
-            vec![(x0, y), (x1, y)],
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![(0.0, SegmentValue::Exact(0)), (0.0, SegmentValue::Exact(n))],
             BLACK.stroke_width(1),
-        ))?;
+        )))?;
         Ok(())
     }))
 }

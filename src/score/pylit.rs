@@ -298,14 +298,14 @@ impl Parser {
             '\'' | '"' => self.strings(),
             '+' | '-' => {
                 self.pos += 1;
+                self.skip_ws();
+                // One sign on a number constant only, as literal_eval allows.
+                if matches!(self.peek(), Some('+' | '-')) {
+                    return None;
+                }
                 match self.atom()? {
                     PyVal::Int(i) => Some(PyVal::Int(if c == '-' { -i } else { i })),
                     PyVal::Float(f) => Some(PyVal::Float(if c == '-' { -f } else { f })),
-                    PyVal::Bool(b) => Some(PyVal::Int(if c == '-' {
-                        -i128::from(b)
-                    } else {
-                        i128::from(b)
-                    })),
                     _ => None,
                 }
             }
@@ -398,6 +398,8 @@ impl Parser {
                 '\'' => out.push('\''),
                 '"' => out.push('"'),
                 '\n' => {}
+                // Python's \N{NAME} escapes are not supported: a parse failure.
+                'N' => return None,
                 'x' | 'u' | 'U' => {
                     let len = match e {
                         'x' => 2,
@@ -530,6 +532,10 @@ mod tests {
         assert_eq!(parse_to_list("[[1, 'x']]"), Some(vec!["[1, 'x']".into()]));
         assert_eq!(parse_to_list("[]"), Some(vec![]));
         assert_eq!(parse_to_list("5"), None);
+        // Python refuses a sign on a boolean and a bare \N escape.
+        assert_eq!(parse_to_list("[-True]"), None);
+        assert_eq!(parse_to_list("['A\\NB']"), None);
+        assert_eq!(parse_to_list("[1E400]"), Some(vec!["inf".into()]));
     }
 
     #[test]

@@ -34,7 +34,8 @@ fn strings(value: &Value, field: &str, line: usize) -> Result<Vec<String>, Recor
 ///
 /// Fields: `target` (string, or ChartQA Pro's list of turn answers: the last
 /// is the target, the others the history), `prediction` (string), optional
-/// `question_type`, `year_flags`, `answer_history`, `choices`.
+/// `question_type`, `year_flags`, `answer_history`, `choices`. ChartQA Pro's
+/// names `Answer`, `Question Type` and `Year` are read when ours are absent.
 pub fn score_record(
     metric: Metric,
     text: &str,
@@ -52,11 +53,18 @@ pub fn score_record(
         });
     };
     let field_err = |message: String| RecordError::Field { line, message };
+    // ChartQA Pro's own field names work too, so its files score as they are.
+    let field = |ours: &str, theirs: &str| -> Option<Value> {
+        record.get(ours).or_else(|| record.get(theirs)).cloned()
+    };
+    let target_value = field("target", "Answer");
+    let question_type_value = field("question_type", "Question Type");
+    let year_flags_value = field("year_flags", "Year");
     let mut ctx = ScoreContext::default();
-    let target = match record.get("target") {
+    let target = match &target_value {
         Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(_)) => {
-            let mut turns = strings(&record["target"], "target", line)?;
+        Some(v @ Value::Array(_)) => {
+            let mut turns = strings(v, "target", line)?;
             let last = turns
                 .pop()
                 .ok_or_else(|| field_err("`target` is an empty list".into()))?;
@@ -71,7 +79,7 @@ pub fn score_record(
         Some(_) => return Err(field_err("`prediction` must be a string".into())),
         None => return Err(field_err("missing `prediction`".into())),
     };
-    match record.get("question_type") {
+    match &question_type_value {
         None | Some(Value::Null) => {}
         Some(Value::String(s)) => {
             ctx.question_type = Some(parse_question_type(s).ok_or_else(|| {
@@ -84,7 +92,7 @@ pub fn score_record(
         }
         Some(_) => return Err(field_err("`question_type` must be a string".into())),
     }
-    if let Some(v) = record.get("year_flags").filter(|v| !v.is_null()) {
+    if let Some(v) = year_flags_value.as_ref().filter(|v| !v.is_null()) {
         ctx.year_flags = strings(v, "year_flags", line)?;
         if let Some(bad) = ctx
             .year_flags
@@ -140,5 +148,24 @@ mod tests {
         )
         .unwrap();
         assert_eq!(s, 0.0);
+        // A ChartQA Pro record as the dataset writes it.
+        let (rec, s) = score_record(
+            Metric::ChartQaProReference,
+            r#"{"Answer":["2001","2010"],"prediction":"2011","Question Type":"Conversational","Year":["NO","YES"]}"#,
+            1,
+        )
+        .unwrap();
+        assert_eq!(s, 0.0);
+        assert!(
+            rec.get("target").is_none(),
+            "records are written back unchanged but for `score`"
+        );
+        let (_, s) = score_record(
+            Metric::ChartQaProReference,
+            r#"{"Answer":["2001","2010"],"prediction":"2011","Question Type":"Conversational","Year":["YES","NO"]}"#,
+            1,
+        )
+        .unwrap();
+        assert_eq!(s, 1.0);
     }
 }

@@ -2,11 +2,12 @@
 //! accuracy as its paper defines it, with consistent parsing on both sides.
 
 use crate::ir::Answer;
+use crate::ir::answer::format_number;
 
 use super::number::{looks_like_year, numbers_match, parse_number, unit_scale};
 use super::text::{
-    anls, choice_letter, is_abstention, normalize, normalize_text_answer, split_list, verdict,
-    yes_no,
+    anls, choice_letter, is_abstention, normalize, normalize_text_answer, split_list_readings,
+    verdict, yes_no,
 };
 
 /// Score of `prediction` against a typed gold answer. `choices` are the
@@ -46,29 +47,44 @@ pub fn score_typed(
             unit,
         } => {
             let scale = unit.as_deref().map_or(1.0, unit_scale);
-            hit(parse_number(prediction)
-                .is_some_and(|p| numbers_match(&p, *value, scale, *decimals)))
+            // The exact value or the gold as printed (e.g. 1.9 printed "2" when
+            // the question asks for a whole number): either is a right answer.
+            let printed = format_number(*value, *decimals)
+                .parse::<f64>()
+                .unwrap_or(*value);
+            hit(parse_number(prediction).is_some_and(|p| {
+                numbers_match(&p, *value, scale, *decimals)
+                    || numbers_match(&p, printed, scale, *decimals)
+            }))
         }
         Answer::Text { value } => text_score(value, prediction),
         Answer::List { values } => {
-            let predicted = split_list(prediction);
-            let len = values.len().max(predicted.len());
-            if len == 0 {
-                return 1.0;
-            }
-            let mut total = 0.0;
-            for (i, (g, p)) in values.iter().zip(&predicted).enumerate() {
-                let is_year = if year_elems.is_empty() {
-                    looks_like_year(g).is_some()
-                } else {
-                    year_elems[i % year_elems.len()]
-                };
-                total += element_score(g, p, is_year);
-            }
-            total / len as f64
+            // "a, b and c" and "Recreation and culture, Health" both occur: score
+            // the reading with and without splitting on "and", keep the better.
+            split_list_readings(prediction)
+                .iter()
+                .map(|predicted| list_score(values, predicted, year_elems))
+                .fold(0.0, f64::max)
         }
         Answer::Unanswerable => unreachable!("handled above"),
     }
+}
+
+fn list_score(values: &[String], predicted: &[String], year_elems: &[bool]) -> f64 {
+    let len = values.len().max(predicted.len());
+    if len == 0 {
+        return 1.0;
+    }
+    let mut total = 0.0;
+    for (i, (g, p)) in values.iter().zip(predicted).enumerate() {
+        let is_year = if year_elems.is_empty() {
+            looks_like_year(g).is_some()
+        } else {
+            year_elems[i % year_elems.len()]
+        };
+        total += element_score(g, p, is_year);
+    }
+    total / len as f64
 }
 
 fn year_matches(year: i32, prediction: &str) -> bool {
@@ -149,6 +165,20 @@ mod tests {
         assert_eq!(score_typed(&list, "2019, Paris", &[], &[]), 1.0);
         assert_eq!(score_typed(&list, "2018, Paris", &[], &[]), 0.5);
         assert_eq!(score_typed(&list, "2019", &[], &[]), 0.5);
+        let names = Answer::List {
+            values: vec!["Mante and Murazik Group".into(), "Others".into()],
+        };
+        assert_eq!(
+            score_typed(&names, "Mante and Murazik Group, Others", &[], &[]),
+            1.0
+        );
+        let abc = Answer::List {
+            values: vec!["a".into(), "b".into(), "c".into()],
+        };
+        assert_eq!(score_typed(&abc, "a, b and c", &[], &[]), 1.0);
+        // 1.9 printed "2" (round to a whole number): both are right.
+        assert_eq!(score_typed(&num(1.9, 0, None), "2", &[], &[]), 1.0);
+        assert_eq!(score_typed(&num(1.9, 0, None), "1.9", &[], &[]), 1.0);
         assert_eq!(
             score_typed(&Answer::Unanswerable, "cannot be determined", &[], &[]),
             1.0

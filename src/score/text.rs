@@ -154,10 +154,18 @@ pub fn yes_no(text: &str) -> Option<bool> {
 }
 
 /// Splits a predicted list: a Python/JSON list literal, or text separated by
-/// semicolons, newlines, commas (not thousands separators) or " and ".
+/// semicolons, newlines or commas (not thousands separators); a leading
+/// "and " of an element is dropped ("a, b, and c").
 pub fn split_list(text: &str) -> Vec<String> {
+    split_list_readings(text).swap_remove(0)
+}
+
+/// The readings of a predicted list: first without, then (when it differs)
+/// with splitting on " and " — names like "Recreation and culture" and
+/// lists like "a, b and c" both occur, so the scorer tries both.
+pub fn split_list_readings(text: &str) -> Vec<Vec<String>> {
     if let Some(items) = super::pylit::parse_to_list(text.trim()) {
-        return items;
+        return vec![items];
     }
     let t = text.trim();
     let t = t
@@ -172,7 +180,7 @@ pub fn split_list(text: &str) -> Vec<String> {
         let is_sep = if separator_is_semicolon {
             c == ';'
         } else if c == ',' {
-            // "1,234": a comma between a digit and exactly three digits is a separator of thousands.
+            // "1,234": a comma between a digit and exactly three digits separates thousands.
             let thousands = i > 0
                 && chars[i - 1].is_ascii_digit()
                 && chars
@@ -190,19 +198,23 @@ pub fn split_list(text: &str) -> Vec<String> {
         }
     }
     parts.push(current);
-    let mut out = Vec::new();
-    for part in parts {
-        // The last element often reads "x and y" or "and y".
-        for piece in part.split(" and ") {
-            let piece = piece.trim();
-            let piece = piece.strip_prefix("and ").unwrap_or(piece).trim();
-            let piece = piece.trim_matches(|c| c == '\'' || c == '"');
-            if !piece.is_empty() {
-                out.push(piece.to_string());
-            }
-        }
+    let clean = |piece: &str| -> Option<String> {
+        let piece = piece.trim();
+        let piece = piece.strip_prefix("and ").unwrap_or(piece).trim();
+        let piece = piece.trim_matches(|c| c == '\'' || c == '"');
+        (!piece.is_empty()).then(|| piece.to_string())
+    };
+    let plain: Vec<String> = parts.iter().filter_map(|p| clean(p)).collect();
+    let split_and: Vec<String> = parts
+        .iter()
+        .flat_map(|p| p.split(" and ").map(str::to_string).collect::<Vec<_>>())
+        .filter_map(|p| clean(&p))
+        .collect();
+    if split_and == plain {
+        vec![plain]
+    } else {
+        vec![plain, split_and]
     }
-    out
 }
 
 #[cfg(test)]
@@ -254,7 +266,15 @@ mod tests {
 
     #[test]
     fn list_splitting() {
-        assert_eq!(split_list("a, b and c"), vec!["a", "b", "c"]);
+        assert_eq!(split_list("a, b, and c"), vec!["a", "b", "c"]);
+        assert_eq!(
+            split_list_readings("a, b and c"),
+            vec![vec!["a", "b and c"], vec!["a", "b", "c"]]
+        );
+        assert_eq!(
+            split_list("Recreation and culture, Health"),
+            vec!["Recreation and culture", "Health"]
+        );
         assert_eq!(split_list("1,234, 5,678"), vec!["1,234", "5,678"]);
         assert_eq!(split_list("['x', 'y']"), vec!["x", "y"]);
         assert_eq!(split_list("[x; y]"), vec!["x", "y"]);

@@ -4,6 +4,7 @@
 //! files under `templates/themes/` deserializing into [`Style`]; any style
 //! field can be overridden by name with [`set_style`].
 
+pub mod format;
 mod themes;
 
 use serde_json::Value;
@@ -278,6 +279,32 @@ pub fn is_shares(table: &Table) -> bool {
     values.iter().all(|v| *v >= 0.0) && ((sum - 100.0).abs() <= 1.5 || (sum - 1.0).abs() <= 0.015)
 }
 
+/// Largest ratio between the median magnitudes of two series.
+fn magnitude_ratio(table: &Table, series: &[&str]) -> f64 {
+    let medians: Vec<f64> = series
+        .iter()
+        .filter_map(|s| table.series(s))
+        .filter_map(|c| {
+            let mut v: Vec<f64> = c
+                .cells
+                .iter()
+                .filter_map(|x| x.as_f64())
+                .map(f64::abs)
+                .collect();
+            v.sort_by(f64::total_cmp);
+            v.get(v.len() / 2).copied()
+        })
+        .filter(|m| *m > 0.0)
+        .collect();
+    let max = medians.iter().copied().fold(0.0, f64::max);
+    let min = medians.iter().copied().fold(f64::INFINITY, f64::min);
+    if min.is_finite() && min > 0.0 {
+        max / min
+    } else {
+        1.0
+    }
+}
+
 /// The chart kinds that suit a table, best first.
 pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
     use ChartKind::*;
@@ -319,13 +346,27 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
             kinds.extend([Bar, HorizontalBar]);
         }
         if table.index.ctype == ColumnType::Text && multi && table.n_rows() >= 3 {
-            kinds.push(Scatter);
-            if series.len() >= 3
+            let bubble = series.len() >= 3
                 && table
                     .series(series[2])
-                    .is_some_and(|c| c.cells.iter().filter_map(|x| x.as_f64()).all(|v| v >= 0.0))
-            {
-                kinds.push(Bubble);
+                    .is_some_and(|c| c.cells.iter().filter_map(|x| x.as_f64()).all(|v| v >= 0.0));
+            // Series of unlike magnitudes without a shared unit (income vs rent) or a
+            // sidecar naming a series as the x axis mean the table is about a relationship.
+            // A shared unit (TWh for every source) means comparable series, not a relationship.
+            let relation = (table.meta.unit.is_none() && magnitude_ratio(table, &series) > 8.0)
+                || table
+                    .meta
+                    .x_label
+                    .as_deref()
+                    .is_some_and(|l| l.trim().eq_ignore_ascii_case(series[0]));
+            let mut xy = vec![Scatter];
+            if bubble {
+                xy.insert(0, Bubble);
+            }
+            if relation {
+                kinds.splice(0..0, xy);
+            } else {
+                kinds.extend(xy.into_iter().rev());
             }
         }
     }
@@ -382,7 +423,7 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
             take(need)
         }
         ChartKind::StackedBar | ChartKind::StackedArea => {
-            let s = take(style.palette.len().max(1).min(12));
+            let s = take(style.palette.len().clamp(1, 12));
             if all_values(table, &numeric).any(|v| v < 0.0) && kind == ChartKind::StackedArea {
                 return Err(unsuitable("stacked areas need non-negative values".into()));
             }
@@ -397,17 +438,42 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
             (Some(series[0].clone()), Some(series[1].clone()))
         }
         _ => {
-            let x = meta
-                .x_label
-                .clone()
-                .or_else(|| Some(table.index.name.clone()).filter(|n| !n.trim().is_empty()));
-            let y = meta.y_label.clone().or_else(|| {
-                if series.len() == 1 {
-                    Some(series[0].clone())
-                } else {
-                    meta.unit.clone()
+            // Sidecar labels that name a series describe a scatter's axes, not a category axis.
+            let names_series =
+                |l: &String| numeric.iter().any(|s| s.eq_ignore_ascii_case(l.trim()));
+            // Sidecars written for a horizontal chart name the index as the y label.
+            let index_name = table.index.name.trim();
+            let (meta_cat, meta_val) = match (&meta.x_label, &meta.y_label) {
+                (x, Some(y))
+                    if !index_name.is_empty() && y.trim().eq_ignore_ascii_case(index_name) =>
+                {
+                    (Some(y.clone()), x.clone())
                 }
-            });
+                (x, y) => (x.clone(), y.clone()),
+            };
+            let x = meta_cat
+                .clone()
+                .filter(|l| !names_series(l))
+                .or_else(|| Some(table.index.name.clone()).filter(|n| !n.trim().is_empty()));
+            // One series picked out of several: the axis names that series.
+            let picked = series.len() == 1 && numeric.len() > 1;
+            let y = if picked {
+                Some(match &meta.unit {
+                    Some(u) => format!("{} ({u})", series[0]),
+                    None => series[0].clone(),
+                })
+            } else {
+                meta_val
+            };
+            let y = y
+                .filter(|l| series.len() == 1 || !names_series(l))
+                .or_else(|| {
+                    if series.len() == 1 {
+                        Some(series[0].clone())
+                    } else {
+                        meta.unit.clone()
+                    }
+                });
             if kind == ChartKind::HorizontalBar {
                 (y, x)
             } else {
@@ -497,7 +563,8 @@ pub fn dashboard(
         )));
     }
     // (row, col, row_span, col_span) on a grid of (rows, cols): uneven on purpose.
-    let (grid_rows, grid_cols, places): (u32, u32, &[(u32, u32, u32, u32)]) = match panels.len() {
+    type Place = (u32, u32, u32, u32);
+    let (grid_rows, grid_cols, places): (u32, u32, &[Place]) = match panels.len() {
         1 => (1, 1, &[(0, 0, 1, 1)]),
         2 => (1, 3, &[(0, 0, 1, 2), (0, 2, 1, 1)]),
         3 => (2, 3, &[(0, 0, 1, 2), (0, 2, 1, 1), (1, 0, 1, 3)]),
@@ -590,5 +657,233 @@ mod tests {
             .to_string();
         assert!(e.contains("legend"), "{e}");
         assert!(theme("nope").is_err());
+    }
+}
+
+/// One table per numeric series (same index and metadata; the title names the
+/// series), for grids that put each series in its own panel.
+pub fn split_series(table: &Table) -> Vec<Table> {
+    numeric_series(table)
+        .into_iter()
+        .filter_map(|name| {
+            let col = table.series(name)?.clone();
+            let mut t = table.clone();
+            t.id = format!("{}__{}", table.id, slug(name));
+            t.meta.title = Some(name.to_string());
+            if t.meta.y_label.is_none() {
+                t.meta.y_label = table.meta.unit.clone();
+            }
+            t.series = vec![col];
+            Some(t)
+        })
+        .collect()
+}
+
+fn slug(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    out.trim_matches('_').to_string()
+}
+
+/// KPI tiles summarising a table: for an ordered index the latest value of
+/// each series with its change from the previous row, otherwise each
+/// series' total. At most `max` tiles.
+pub fn kpis_for(table: &Table, style: &Style, max: usize) -> Vec<KpiTile> {
+    use format::format_number;
+    let ordered = is_ordered_index(table);
+    let labels = table.category_labels();
+    numeric_series(table)
+        .into_iter()
+        .take(max)
+        .filter_map(|name| {
+            let col = table.series(name)?;
+            let decimals = usize::from(col.format.decimals);
+            if ordered {
+                let present: Vec<(usize, f64)> = col
+                    .cells
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, c)| c.as_f64().map(|v| (i, v)))
+                    .collect();
+                let &(last_i, last) = present.last()?;
+                let delta =
+                    present
+                        .len()
+                        .checked_sub(2)
+                        .map(|k| present[k])
+                        .and_then(|(pi, prev)| {
+                            (prev != 0.0).then(|| {
+                                let pct = (last - prev) / prev.abs() * 100.0;
+                                format!(
+                                    "{}{:.1}% vs {}",
+                                    if pct >= 0.0 { "+" } else { "-" },
+                                    pct.abs(),
+                                    labels[pi]
+                                )
+                            })
+                        });
+                Some(KpiTile {
+                    label: format!("{name} ({})", labels[last_i]),
+                    value: format_number(last, style.number_style, decimals, &col.format),
+                    delta,
+                })
+            } else {
+                let total: f64 = col.cells.iter().filter_map(|c| c.as_f64()).sum();
+                Some(KpiTile {
+                    label: format!("Total {name}"),
+                    value: format_number(total, style.number_style, decimals, &col.format),
+                    delta: None,
+                })
+            }
+        })
+        .collect()
+}
+
+/// The layout asked for on the command line: `single`, `grid:RxC`, `dashboard`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LayoutRequest {
+    Single,
+    Grid { rows: u32, cols: u32 },
+    Dashboard,
+}
+
+impl std::str::FromStr for LayoutRequest {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<Self, SpecError> {
+        let s = s.trim().to_ascii_lowercase();
+        if s == "single" {
+            return Ok(LayoutRequest::Single);
+        }
+        if s == "dashboard" {
+            return Ok(LayoutRequest::Dashboard);
+        }
+        let bad = || {
+            SpecError::Layout(format!(
+                "unknown layout {s:?} (expected single, grid:RxC or dashboard)"
+            ))
+        };
+        let dims = s.strip_prefix("grid:").ok_or_else(bad)?;
+        let (r, c) = dims.split_once('x').ok_or_else(bad)?;
+        let rows = r.trim().parse().map_err(|_| bad())?;
+        let cols = c.trim().parse().map_err(|_| bad())?;
+        Ok(LayoutRequest::Grid { rows, cols })
+    }
+}
+
+fn smaller_titles(style: &Style) -> Style {
+    let mut s = style.clone();
+    s.title_size = (style.title_size * 0.8).max(10.0);
+    s
+}
+
+/// Panels of other suitable kinds for `table`, skipping `except`.
+fn other_kind_panels(
+    table: &Table,
+    style: &Style,
+    except: &[ChartKind],
+    max: usize,
+) -> Vec<PanelSpec> {
+    suitable_kinds(table)
+        .into_iter()
+        .filter(|k| !except.contains(k))
+        .filter_map(|k| panel(table, k, style).ok())
+        .take(max)
+        .collect()
+}
+
+/// A whole figure for one table. Grids put each numeric series in its own
+/// panel (or, for a single series, show the table in several suitable kinds);
+/// dashboards show the table in up to three kinds with KPI tiles from the
+/// data, the table title as banner and its paragraph. `kind` forces the kind
+/// of the first (or every split) panel.
+pub fn figure(
+    table: &Table,
+    layout: LayoutRequest,
+    kind: Option<ChartKind>,
+    style: &Style,
+) -> Result<ChartSpec, SpecError> {
+    let best = |t: &Table| -> Result<ChartKind, SpecError> {
+        match kind {
+            Some(k) => Ok(k),
+            None => suitable_kinds(t)
+                .first()
+                .copied()
+                .ok_or_else(|| SpecError::Table {
+                    table: t.id.clone(),
+                    message: "has no numeric series to chart".into(),
+                }),
+        }
+    };
+    match layout {
+        LayoutRequest::Single => single(table, best(table)?, style),
+        LayoutRequest::Grid { rows, cols } => {
+            let cells = (rows.max(1) * cols.max(1)) as usize;
+            let small = smaller_titles(style);
+            let parts = split_series(table);
+            let panels: Vec<PanelSpec> = if parts.len() >= 2 {
+                parts
+                    .iter()
+                    .take(cells)
+                    .map(|t| panel(t, best(t)?, &small))
+                    .collect::<Result<_, _>>()?
+            } else {
+                let first = panel(table, best(table)?, &small)?;
+                let mut ps = vec![first.clone()];
+                ps.extend(other_kind_panels(table, &small, &[first.kind], cells - 1));
+                for p in ps.iter_mut().skip(1) {
+                    p.title = Some(kind_title(p.kind).to_string());
+                }
+                ps
+            };
+            grid(rows, cols, panels, style, table.meta.title.clone())
+        }
+        LayoutRequest::Dashboard => {
+            let small = smaller_titles(style);
+            let first = panel(table, best(table)?, &small)?;
+            let mut panels = vec![first.clone()];
+            panels.extend(other_kind_panels(table, &small, &[first.kind], 2));
+            if panels.len() < 2 {
+                panels.extend(
+                    split_series(table)
+                        .iter()
+                        .filter_map(|t| panel(t, best(t).ok()?, &small).ok())
+                        .take(3 - panels.len()),
+                );
+            }
+            for p in panels.iter_mut().skip(1) {
+                if p.table.id == table.id {
+                    p.title = Some(kind_title(p.kind).to_string());
+                }
+            }
+            let banner = table.meta.title.clone().or_else(|| Some(table.id.clone()));
+            dashboard(
+                panels,
+                kpis_for(table, style, 3),
+                banner,
+                table.meta.paragraph.clone(),
+                style,
+            )
+        }
+    }
+}
+
+/// A panel title naming the view when several panels show one table.
+fn kind_title(kind: ChartKind) -> &'static str {
+    match kind {
+        ChartKind::Bar | ChartKind::HorizontalBar => "By category",
+        ChartKind::GroupedBar => "Side by side",
+        ChartKind::StackedBar | ChartKind::StackedArea => "Stacked totals",
+        ChartKind::Line => "Trend",
+        ChartKind::Area => "Trend (area)",
+        ChartKind::Pie | ChartKind::Donut => "Shares",
+        ChartKind::Scatter => "Relationship",
+        ChartKind::Bubble => "Relationship and size",
     }
 }

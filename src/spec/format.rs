@@ -1,4 +1,6 @@
-//! Number formatting for ticks and value labels, and "nice" tick placement.
+//! Number formatting for ticks, value labels and KPI tiles, and "nice" tick
+//! placement. Lives in `spec` so that spec building (KPI values) and the
+//! renderer print numbers the same way.
 
 use crate::ir::{NumberFormat, NumberStyle};
 
@@ -69,7 +71,7 @@ fn scientific(v: f64, decimals: usize) -> String {
     if v == 0.0 {
         return "0".into();
     }
-    if v < 1000.0 && v >= 1.0 && decimals == 0 && v.fract() == 0.0 && v < 10.0 {
+    if (1.0..10.0).contains(&v) && decimals == 0 && v.fract() == 0.0 {
         return fixed(v, 0);
     }
     let exp = v.log10().floor() as i32;
