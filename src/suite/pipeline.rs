@@ -37,11 +37,17 @@ impl Chart {
         format!("{IMAGES_DIR}/{}.png", self.id)
     }
 
-    fn kind(&self) -> ChartKind {
-        self.spec
-            .panels()
-            .first()
+    /// Kind of panel `panel` (the item's target), else of the first panel.
+    fn kind_of(&self, panel: usize) -> ChartKind {
+        let panels = self.spec.panels();
+        panels
+            .get(panel)
+            .or(panels.first())
             .map_or(ChartKind::Bar, |p| p.kind)
+    }
+
+    fn kind(&self) -> ChartKind {
+        self.kind_of(0)
     }
 }
 
@@ -120,7 +126,7 @@ fn to_item(
         chart_id: chart.id.clone(),
         image: chart.image(),
         table_id: table_id.to_string(),
-        chart_kind: chart.kind(),
+        chart_kind: chart.kind_of(q.query.panel()),
         question: q.text.clone(),
         question_type: q.question_type,
         family: q.family.clone(),
@@ -229,6 +235,13 @@ impl Balance {
             *self.families.get(&q.family).unwrap_or(&0),
             weight(&config.quotas.family, &q.family),
         );
+        let p = self.answer_pressure(&q.answer);
+        (u, t, p, f)
+    }
+
+    /// How over-used this yes/no polarity or option letter already is
+    /// (0 for the least used; 0 for other answers).
+    fn answer_pressure(&self, answer: &Answer) -> f64 {
         let polar = |kind: &'static str, value: bool| {
             let n = |v: bool| {
                 *self.polarity.get(&(kind, v)).unwrap_or(&0) as f64
@@ -236,7 +249,7 @@ impl Balance {
             };
             n(value) - n(!value)
         };
-        let p = match &q.answer {
+        match answer {
             Answer::YesNo { value } => polar("yes_no", *value),
             Answer::TrueFalse { value } => polar("true_false", *value),
             Answer::Choice { letter, .. } => {
@@ -250,14 +263,17 @@ impl Balance {
                         .fold(f64::INFINITY, f64::min)
             }
             _ => 0.0,
-        };
-        (u, t, p, f)
+        }
     }
 
     fn count(&mut self, q: &Question) {
         *self.types.entry(q.question_type).or_default() += 1;
         *self.families.entry(q.family.clone()).or_default() += 1;
-        match &q.answer {
+        self.count_answer(&q.answer);
+    }
+
+    fn count_answer(&mut self, answer: &Answer) {
+        match answer {
             Answer::YesNo { value } => *self.polarity.entry(("yes_no", *value)).or_default() += 1,
             Answer::TrueFalse { value } => {
                 *self.polarity.entry(("true_false", *value)).or_default() += 1
@@ -686,10 +702,34 @@ impl Env<'_> {
                 let info = perturb::question::info(name)?;
                 let severity =
                     balance.severity(name, self.config, seed::derive(item_seed, &[name]));
-                let seed = seed::derive(item_seed, &[name]);
-                let Some(applied) =
-                    perturb::question::apply(name, q, &chart.spec, &chart.scene, severity, seed)
-                else {
+                // Reformats choose option letters and verdicts: draw a few
+                // seeds and keep the one whose answer is least used so far.
+                let mut best: Option<(f64, perturb::Applied<Question>)> = None;
+                for draw in 0..3u8 {
+                    let seed = seed::derive(item_seed, &[name, &draw.to_string()]);
+                    let Some(a) = perturb::question::apply(
+                        name,
+                        q,
+                        &chart.spec,
+                        &chart.scene,
+                        severity,
+                        seed,
+                    ) else {
+                        continue;
+                    };
+                    let pressure = balance.answer_pressure(&a.value.answer);
+                    let polar = matches!(
+                        a.value.answer,
+                        Answer::YesNo { .. } | Answer::TrueFalse { .. } | Answer::Choice { .. }
+                    );
+                    if best.as_ref().is_none_or(|(p, _)| pressure < *p) {
+                        best = Some((pressure, a));
+                    }
+                    if !polar {
+                        break;
+                    }
+                }
+                let Some((_, applied)) = best else {
                     continue;
                 };
                 let new = applied.value;
@@ -704,6 +744,7 @@ impl Env<'_> {
                     continue;
                 }
                 balance.used(axis, name, severity);
+                balance.count_answer(&new.answer);
                 return Some((new, record(&info, severity, applied.params)));
             }
         }
