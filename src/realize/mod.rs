@@ -381,8 +381,17 @@ fn render(
             let mut s2 = slots.clone();
             s2.insert("change".into(), change_text);
             let mut t = capitalize(&with_np(frame, &np, &s2)?);
-            if let Answer::Number { decimals, .. } = &q.answer {
-                t = run.round(&t, *decimals)?;
+            // An unanswerable variant states the rounding its answerable twin
+            // would, so the wording gives nothing away.
+            let decimals = match &q.answer {
+                Answer::Number { decimals, .. } => Some(*decimals),
+                Answer::Unanswerable => {
+                    slots::asked_decimals(base).or_else(|| slots::series_decimals(base, spec))
+                }
+                _ => None,
+            };
+            if let Some(d) = decimals {
+                t = run.round(&t, d)?;
             }
             t
         }
