@@ -229,6 +229,10 @@ fn fake_category(
     for _ in 0..8 {
         let c: String = if has(&["country", "nation"]) {
             CountryName().fake_with_rng(rng)
+        } else if has(&["city", "town", "capital"]) {
+            // Real cities read like a question someone would ask.
+            let cities = KINDS[6];
+            cities[rng.random_range(0..cities.len())].to_string()
         } else if has(&[
             "company",
             "firm",
@@ -300,7 +304,15 @@ fn fake_series(data: &PanelData, rng: &mut Xoshiro256PlusPlus) -> Option<String>
         .iter()
         .filter_map(|n| n.rsplit_once(' ').map(|p| p.1))
         .collect();
-    if names.len() >= 2 && last.len() == names.len() && last.windows(2).all(|w| w[0] == w[1]) {
+    // Only brand-like names ("Northwind Cloud"): short, letters only.
+    let brand_like = |n: &String| {
+        n.split_whitespace().count() <= 3 && n.chars().all(|c| c.is_alphabetic() || c == ' ')
+    };
+    if names.len() >= 2
+        && names.iter().all(brand_like)
+        && last.len() == names.len()
+        && last.windows(2).all(|w| w[0] == w[1])
+    {
         let maker: String = LastName().fake_with_rng(rng);
         let s = format!("{maker} {}", last[0]);
         return (!exists(&names, &s)).then_some(s);
@@ -489,6 +501,92 @@ fn rewrap(original: &Query, old_base: &Query, new_base: Query) -> Option<Query> 
     })
 }
 
+/// For a "the year after / before" follow-up: the same conversation moved to
+/// the edge of the chart, so the follow-up asks the year just past it
+/// (Some(Some)); Some(None) when that is not possible; None for any other
+/// question.
+fn year_after_edge(q: &Question, data: &PanelData) -> Option<Option<Query>> {
+    let Query::Conversation { turns } = &q.query else {
+        return None;
+    };
+    let [
+        first @ ..,
+        Query::ValueAt {
+            panel,
+            series: s1,
+            category: c1,
+        },
+        Query::ValueAt {
+            series: s2,
+            category: c2,
+            ..
+        },
+    ] = turns.as_slice()
+    else {
+        return None;
+    };
+    if s1 != s2 || data.index_type != ColumnType::Year {
+        return None;
+    }
+    let (y1, y2) = (c1.parse::<i32>().ok()?, c2.parse::<i32>().ok()?);
+    let (i, j) = (data.row(c1)?, data.row(c2)?);
+    let step = y2 - y1;
+    if step.abs() != 1 || (j as i64 - i as i64) != i64::from(step) {
+        return None;
+    }
+    let edge = if step > 0 {
+        data.categories.last()?
+    } else {
+        data.categories.first()?
+    };
+    let Ok(edge_year) = edge.parse::<i32>() else {
+        return Some(None);
+    };
+    let past = (edge_year + step).to_string();
+    if !first.is_empty() || data.row(&past).is_some() {
+        return Some(None);
+    }
+    let value_at = |category: String| Query::ValueAt {
+        panel: *panel,
+        series: s1.clone(),
+        category,
+    };
+    Some(Some(Query::Conversation {
+        turns: vec![value_at(edge.clone()), value_at(past)],
+    }))
+}
+
+/// A follow-up turn keeps what it shares with the turn before ("And in
+/// 2027?" still asks the same series; "And for Solar?" the same year).
+fn keeps_follow_up(original: &Query, new_last: &Query) -> bool {
+    let Query::Conversation { turns } = original else {
+        return true;
+    };
+    match (turns.as_slice(), new_last) {
+        (
+            [
+                ..,
+                Query::ValueAt {
+                    series: s1,
+                    category: c1,
+                    ..
+                },
+                Query::ValueAt {
+                    series: s2,
+                    category: c2,
+                    ..
+                },
+            ],
+            Query::ValueAt {
+                series: s3,
+                category: c3,
+                ..
+            },
+        ) => (s1 == s2) == (s1 == s3) && (c1 == c2) == (c1 == c3),
+        _ => false,
+    }
+}
+
 /// Whether the query type can carry an unanswerable base and still read
 /// naturally: factoid, multiple choice, fact check, hypothetical, and a
 /// conversation whose last turn asks a plain value after another value
@@ -545,7 +643,11 @@ pub fn unanswerable_variant(
         let mut r = seed::rng(seed, &["unanswerable", &q.family, "series"]);
         fake_series(&data, &mut r).and_then(|s| swap_entity(base, None, Some(&s)))
     };
-    if prefer_category {
+    let edge = year_after_edge(q, &data);
+    if let Some(conversation) = &edge {
+        // "And the year after?" keeps its wording only past the last year shown.
+        tries.push(Some(conversation.clone()?));
+    } else if prefer_category {
         tries.push(by_category());
         tries.push(by_series());
     } else {
@@ -556,6 +658,7 @@ pub fn unanswerable_variant(
     let paragraph = q.paragraph.as_deref().unwrap_or("").to_lowercase();
     let original = serde_json::to_string(base).unwrap_or_default();
     let mentioned = |query: &Query| {
+        let query = query.base();
         let json = serde_json::to_string(query).unwrap_or_default();
         !paragraph.is_empty()
             && json != original
@@ -573,7 +676,14 @@ pub fn unanswerable_variant(
         if mentioned(&new_base) {
             continue;
         }
-        let query = rewrap(&q.query, base, new_base)?;
+        let query = if edge.is_some() {
+            new_base
+        } else {
+            if !keeps_follow_up(&q.query, &new_base) {
+                continue;
+            }
+            rewrap(&q.query, base, new_base)?
+        };
         // Never emit a variant the table can answer.
         if execute(&query, spec, scene).ok() != Some(Answer::Unanswerable) {
             continue;
@@ -657,6 +767,13 @@ mod tests {
         let s = fake_series(&data, &mut rng).unwrap();
         assert!(s.starts_with("Net income "), "{s}");
         assert!(!["Net income 2022", "Net income 2023"].contains(&s.as_str()));
+        // Measures in parentheses are not brands.
+        let panel = panel_of(
+            &["Coffee (kg per person)", "Tea (kg per person)"],
+            &["A", "B"],
+        );
+        let data = PanelData::from_panel(&panel);
+        assert_eq!(fake_series(&data, &mut rng), None);
         // A single measure with no kind gets no invented companion.
         let panel = panel_of(&["Share of respondents"], &["Price", "Brand"]);
         let data = PanelData::from_panel(&panel);

@@ -267,8 +267,15 @@ fn neighbour(spec: &ChartSpec, panel: usize, c1: &str, c2: &str) -> Option<&'sta
     if table.index.ctype != crate::ir::ColumnType::Year {
         return None;
     }
-    let (i, j) = (table.row_of(c1)?, table.row_of(c2)?);
+    let i = table.row_of(c1)?;
     let (y1, y2) = (c1.parse::<i32>().ok()?, c2.parse::<i32>().ok()?);
+    // "And the year after?" past the last year shown (an unanswerable follow-up).
+    let j = match table.row_of(c2) {
+        Some(j) => j,
+        None if i + 1 == table.n_rows() && y2 == y1 + 1 => i + 1,
+        None if i == 0 && y2 == y1 - 1 => return Some("previous"),
+        None => return None,
+    };
     match (j as i64 - i as i64, y2 - y1) {
         (1, 1) => Some("next"),
         (-1, -1) => Some("previous"),
