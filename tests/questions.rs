@@ -1539,3 +1539,46 @@ fn canonical_question(
     };
     realize(&draft, "canonical", spec, scene, 0).unwrap()
 }
+
+/// A claimed year that names a category "is" it; it never "equals" or "comes to" it.
+#[test]
+fn category_claims_use_is() {
+    let (spec, scene) = chart(&sales_table(), ChartKind::Line);
+    let q = canonical_question(
+        &Query::Argmax {
+            panel: 0,
+            series: Some("North".into()),
+        },
+        &spec,
+        &scene,
+    );
+    let mut seen = 0;
+    for seed in 0..60u64 {
+        let Some(f) = reformat(&q, QuestionType::FactCheck, &spec, &scene, seed) else {
+            continue;
+        };
+        for r in realizers() {
+            if let Some(p) = realize(&f, r, &spec, &scene, seed) {
+                assert!(
+                    !p.text.contains(" equals ") && !p.text.contains(" comes to "),
+                    "{}",
+                    p.text
+                );
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen > 20, "{seen}");
+}
+
+#[test]
+fn rounding_in_words() {
+    assert_eq!(
+        chartstress::realize::slots::decimals_phrase(4),
+        "four decimal places"
+    );
+    assert_eq!(
+        chartstress::realize::slots::decimals_phrase(1),
+        "one decimal place"
+    );
+}

@@ -170,8 +170,11 @@ impl Run<'_> {
         }
         let np = self.np(key, slots)?;
         // "equals" / "comes to" suit numbers; names and labels take the first ("is") frame.
+        // A year that names a category ("the year with the largest gap is
+        // 2019") is a name too: it "is", it does not "equal".
         let numeric = crate::query::parse_number(stated).is_some()
-            && stated.chars().all(|c| !c.is_alphabetic());
+            && stated.chars().all(|c| !c.is_alphabetic())
+            && !names_a_category(key);
         let frames: &'static [String] = if numeric {
             &self.frames.claim
         } else {
@@ -182,6 +185,20 @@ impl Run<'_> {
         s.insert("answer".into(), stated.to_string());
         Some(capitalize(&with_np(frame, &np, &s)?))
     }
+}
+
+/// Families whose answer is a category or tick label, not a quantity.
+fn names_a_category(key: &str) -> bool {
+    [
+        "argmax",
+        "argmin",
+        "largest_",
+        "max_gap",
+        "leftmost_",
+        "rightmost_",
+    ]
+    .iter()
+    .any(|k| key.starts_with(k))
 }
 
 fn with_np(frame: &str, np: &str, slots: &Slots) -> Option<String> {
