@@ -1582,3 +1582,58 @@ fn rounding_in_words() {
         "one decimal place"
     );
 }
+
+/// Month indexes are "months" ("In which month did …"), and visual references
+/// never double their article ("the the blue bar series").
+#[test]
+fn month_nouns_and_single_articles() {
+    let mut t = year_table(
+        "monthly",
+        2001,
+        vec![
+            series(
+                "Online",
+                &[Some(10.0), Some(14.0), Some(30.0), Some(25.0)],
+                0,
+            ),
+            series(
+                "Stores",
+                &[Some(40.0), Some(35.0), Some(20.0), Some(22.0)],
+                0,
+            ),
+        ],
+    );
+    t.index.ctype = chartstress::ir::ColumnType::Date;
+    t.index.cells = ["2023-01", "2023-02", "2023-03", "2023-04"]
+        .iter()
+        .map(|m| chartstress::ir::Cell::Date(m.to_string()))
+        .collect();
+    let (spec, scene) = chart(&t, ChartKind::Line);
+    let mut months = 0;
+    for seed in 0..30u64 {
+        let opts = QuestionOptions {
+            seed,
+            count: 20,
+            ..Default::default()
+        };
+        for q in generate("monthly", &spec, &scene, &opts) {
+            for r in realizers() {
+                let Some(p) = realize(&q, r, &spec, &scene, seed) else {
+                    continue;
+                };
+                let all = p
+                    .history
+                    .iter()
+                    .map(|h| h.question.as_str())
+                    .chain([p.text.as_str()]);
+                for text in all {
+                    let lower = text.to_lowercase();
+                    assert!(!lower.contains("the the "), "{r}: {text}");
+                    assert!(!lower.contains("which date"), "{r}: {text}");
+                    months += usize::from(lower.contains("month"));
+                }
+            }
+        }
+    }
+    assert!(months > 0);
+}

@@ -504,6 +504,16 @@ fn render(
             run.transforms.push("aside".into());
         }
     }
+    if name == "visual" {
+        // Visual references bring their own article ("the the blue bar series").
+        text = text.replace("the the ", "the ").replace("The the ", "The ");
+        for t in &mut history {
+            t.question = t
+                .question
+                .replace("the the ", "the ")
+                .replace("The the ", "The ");
+        }
+    }
     if name == "noisy" {
         let protected: Vec<String> = slots
             .values()

@@ -13,6 +13,10 @@ pub fn category_nouns(panel: &PanelSpec) -> (String, String) {
     let table = &panel.table;
     let singular = match table.index.ctype {
         ColumnType::Year => "year".to_string(),
+        // "In which month did … increase the most?", not "In which date".
+        ColumnType::Date if table.category_labels().iter().all(|c| is_month(c)) => {
+            "month".to_string()
+        }
         ColumnType::Date => "date".to_string(),
         _ => {
             let name = table.index.name.trim().to_lowercase();
@@ -30,6 +34,15 @@ pub fn category_nouns(panel: &PanelSpec) -> (String, String) {
     };
     let plural = plural(&singular);
     (singular, plural)
+}
+
+/// "2023-11": a month as tables print it.
+fn is_month(label: &str) -> bool {
+    let b = label.as_bytes();
+    b.len() == 7
+        && b[4] == b'-'
+        && b[..4].iter().chain(&b[5..]).all(u8::is_ascii_digit)
+        && matches!(label[5..].parse::<u8>(), Ok(1..=12))
 }
 
 pub fn plural(word: &str) -> String {
