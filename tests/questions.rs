@@ -1637,3 +1637,56 @@ fn month_nouns_and_single_articles() {
     }
     assert!(months > 0);
 }
+
+/// Options taken from the chart are of a comparable size to the truth (an
+/// income is not offered a rent), apart from the deliberate ×10 / ÷10 misread.
+#[test]
+fn chart_value_options_are_comparable() {
+    let t = category_table(
+        "cities",
+        "City",
+        &["Austin", "Boston", "Detroit", "Miami"],
+        vec![
+            series(
+                "Income",
+                &[Some(86530.0), Some(89212.0), Some(37761.0), Some(54858.0)],
+                0,
+            ),
+            series(
+                "Rent",
+                &[Some(1520.0), Some(2110.0), Some(980.0), Some(1850.0)],
+                0,
+            ),
+        ],
+    );
+    let (spec, scene) = chart(&t, ChartKind::GroupedBar);
+    let q = canonical_question(
+        &Query::ValueAt {
+            panel: 0,
+            series: "Income".into(),
+            category: "Boston".into(),
+        },
+        &spec,
+        &scene,
+    );
+    let mut seen = 0;
+    for seed in 0..40u64 {
+        let Some(m) = reformat(&q, QuestionType::MultipleChoice, &spec, &scene, seed) else {
+            continue;
+        };
+        let Query::MultipleChoice { options, .. } = &m.query else {
+            unreachable!()
+        };
+        for o in options {
+            let x = chartstress::query::parse_number(o).unwrap();
+            let r = x / 89212.0;
+            let misread = (r - 10.0).abs() < 1e-3 || (r - 0.1).abs() < 1e-3;
+            assert!(
+                misread || (0.2..=5.0).contains(&r),
+                "{o} offered for 89,212"
+            );
+        }
+        seen += 1;
+    }
+    assert!(seen > 10);
+}

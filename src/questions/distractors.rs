@@ -41,8 +41,18 @@ pub fn format_for(unit: Option<&str>) -> crate::ir::NumberFormat {
 fn number_candidates(value: f64, decimals: u8, data: Option<&PanelData>) -> Vec<f64> {
     let mut out: Vec<f64> = Vec::new();
     if let Some(d) = data {
+        // Values from the chart of a comparable size: a rent of 2,500 is not
+        // confused with an income of 71,673 (the ×10 misread is added below).
+        let comparable =
+            |v: f64| value == 0.0 || (v / value).abs() <= 5.0 && (v / value).abs() >= 0.2;
         for s in &d.series {
-            out.extend(s.values.iter().flatten().copied());
+            out.extend(
+                s.values
+                    .iter()
+                    .flatten()
+                    .copied()
+                    .filter(|v| comparable(*v)),
+            );
         }
     }
     let step = 10f64.powi(-i32::from(decimals));
