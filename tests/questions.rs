@@ -968,14 +968,26 @@ proptest! {
 
     #[test]
     fn unanswerable_variants_are_never_answerable((spec, scene) in arb_chart(), seed in 0u64..1000) {
-        let opts = QuestionOptions { seed, count: 12, types: vec![QuestionType::Factoid], unanswerable_share: 0.0, ..Default::default() };
+        let opts = QuestionOptions { seed, count: 24, unanswerable_share: 0.0, ..Default::default() };
         for q in generate("gen", &spec, &scene, &opts) {
             let Some(u) = unanswerable_variant(&q, &spec, &scene, seed) else { continue };
+            prop_assert!(q.question_type != QuestionType::Descriptive);
             prop_assert!(!u.answerable);
+            prop_assert_eq!(u.question_type, q.question_type);
             prop_assert_eq!(&u.answer, &Answer::Unanswerable);
             prop_assert_eq!(execute(&u.query, &spec, &scene), Ok(Answer::Unanswerable));
+            // Not answerable from the table even after unwrapping the question type.
+            prop_assert_eq!(execute(u.query.base(), &spec, &scene), Ok(Answer::Unanswerable));
             prop_assert_eq!(&u.family, &q.family);
             prop_assert_eq!(&u.realization.template_id, &q.realization.template_id);
+            prop_assert_eq!(u.history.len(), q.history.len());
+            prop_assert_eq!(&u.choices, &q.choices);
+            // Every realizer keeps it unanswerable.
+            for r in realizers() {
+                if let Some(p) = realize(&u, r, &spec, &scene, seed) {
+                    prop_assert_eq!(&p.answer, &Answer::Unanswerable);
+                }
+            }
         }
     }
 }
@@ -1249,4 +1261,432 @@ fn canonical_questions_snapshot() {
         })
         .collect();
     insta::assert_yaml_snapshot!("questions_sales_canonical", lines);
+}
+
+/// Every data question type has unanswerable variants, each about an entity
+/// of the same kind the chart does not show, with the rounding and options of
+/// its answerable twin.
+#[test]
+fn unanswerable_variants_for_every_data_type() {
+    let (spec, scene) = chart(&sales_table(), ChartKind::Line);
+    let mut found: BTreeMap<&str, usize> = BTreeMap::new();
+    for seed in 0..40u64 {
+        let opts = QuestionOptions {
+            seed,
+            count: 20,
+            unanswerable_share: 0.0,
+            ..Default::default()
+        };
+        for q in generate("sales", &spec, &scene, &opts) {
+            let Some(u) = unanswerable_variant(&q, &spec, &scene, seed) else {
+                continue;
+            };
+            assert_eq!(execute(&u.query, &spec, &scene), Ok(Answer::Unanswerable));
+            *found.entry(q.question_type.name()).or_default() += 1;
+            // Years outside 2018..=2021 or a series that is not drawn.
+            let json = serde_json::to_string(u.query.base()).unwrap();
+            let outside = ["2015", "2016", "2017", "2022", "2023", "2024"]
+                .iter()
+                .any(|y| json.contains(&format!("\"{y}\"")));
+            assert!(outside, "{json}");
+            if q.question_type == QuestionType::Hypothetical && q.text.contains("Round to") {
+                assert!(u.text.contains("Round to"), "{} / {}", q.text, u.text);
+            }
+        }
+    }
+    for ty in [
+        "factoid",
+        "multiple_choice",
+        "fact_check",
+        "hypothetical",
+        "conversational",
+    ] {
+        assert!(found.get(ty).copied().unwrap_or(0) > 0, "{ty}: {found:?}");
+    }
+    assert!(!found.contains_key("descriptive"));
+}
+
+/// Same-kind entities: a city for cities, a browser for browsers, the same
+/// measure in another year; no invented measure for a lone series.
+#[test]
+fn unanswerable_entities_are_of_the_same_kind() {
+    let t = category_table(
+        "browsers",
+        "Browser",
+        &["Chrome", "Safari", "Edge", "Firefox"],
+        vec![series(
+            "Share 2024",
+            &[Some(64.0), Some(19.0), Some(5.0), Some(3.0)],
+            0,
+        )],
+    );
+    let (spec, scene) = chart(&t, ChartKind::Bar);
+    let browsers = [
+        "Opera",
+        "Samsung Internet",
+        "Brave",
+        "Vivaldi",
+        "UC Browser",
+        "Yandex Browser",
+    ];
+    let mut seen = 0;
+    for seed in 0..30u64 {
+        let opts = QuestionOptions {
+            seed,
+            count: 12,
+            types: vec![QuestionType::Factoid],
+            unanswerable_share: 0.0,
+            ..Default::default()
+        };
+        for q in generate("browsers", &spec, &scene, &opts) {
+            let Some(u) = unanswerable_variant(&q, &spec, &scene, seed) else {
+                continue;
+            };
+            seen += 1;
+            let json = serde_json::to_string(&u.query).unwrap();
+            let same_kind = browsers.iter().any(|b| json.contains(&format!("\"{b}\"")))
+                || [
+                    "Share 2021",
+                    "Share 2022",
+                    "Share 2023",
+                    "Share 2025",
+                    "Share 2026",
+                    "Share 2027",
+                ]
+                .iter()
+                .any(|s| json.contains(s));
+            assert!(same_kind, "{}: {json}", u.text);
+        }
+    }
+    assert!(seen > 10, "{seen}");
+}
+
+/// A count question about a series not shown prints its threshold like the
+/// answerable one ("$1,500", not "1500").
+#[test]
+fn unanswerable_thresholds_keep_the_chart_format() {
+    let mut money = series(
+        "Budget 2024",
+        &[Some(1500.0), Some(2400.0), Some(800.0), Some(3100.0)],
+        0,
+    );
+    money.format.prefix = Some("$".into());
+    money.format.thousands = true;
+    let t = category_table(
+        "budget",
+        "Department",
+        &["Police", "Education", "Health", "Parks"],
+        vec![money],
+    );
+    let (spec, scene) = chart(&t, ChartKind::Bar);
+    let mut checked = 0;
+    for seed in 0..60u64 {
+        let opts = QuestionOptions {
+            seed,
+            count: 12,
+            types: vec![QuestionType::Factoid],
+            families: vec!["count_above".into(), "count_below".into()],
+            unanswerable_share: 0.0,
+        };
+        for q in generate("budget", &spec, &scene, &opts) {
+            let Some(u) = unanswerable_variant(&q, &spec, &scene, seed) else {
+                continue;
+            };
+            assert!(u.text.contains('$'), "{} / {}", q.text, u.text);
+            checked += 1;
+        }
+    }
+    assert!(checked > 0);
+}
+
+/// Grammar: plural noun phrases never meet "is" (legend lists, bar series).
+#[test]
+fn plural_noun_phrases_agree() {
+    let t = category_table(
+        "energy",
+        "Country",
+        &["France", "Germany", "Poland", "Spain"],
+        vec![
+            series("Coal", &[Some(3.0), Some(131.0), Some(102.0), Some(5.0)], 0),
+            series(
+                "Nuclear",
+                &[Some(336.0), Some(7.0), Some(1.0), Some(54.0)],
+                0,
+            ),
+        ],
+    );
+    let bad = regex::Regex::new(
+        r"(?i)\b(bars|slices|labels|entries|names) (is|reaches|stands)\b|what is the (labels|legend's entries|names)",
+    )
+    .unwrap();
+    for kind in [
+        ChartKind::GroupedBar,
+        ChartKind::Bar,
+        ChartKind::HorizontalBar,
+    ] {
+        let (spec, scene) = chart(&t, kind);
+        for seed in 0..40u64 {
+            let opts = QuestionOptions {
+                seed,
+                count: 20,
+                ..Default::default()
+            };
+            for q in generate("energy", &spec, &scene, &opts) {
+                for r in realizers() {
+                    if let Some(p) = realize(&q, r, &spec, &scene, seed) {
+                        assert!(!bad.is_match(&p.text), "{r}: {}", p.text);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Wrong options and false claims about values read off the axis are far
+/// enough from the truth to tell apart by eye (3% of the largest value), and a
+/// wrong axis label is never a tick value.
+#[test]
+fn distractors_are_readable_and_of_the_right_kind() {
+    let t = category_table(
+        "energy",
+        "Country",
+        &["France", "Germany", "Poland", "Sweden"],
+        vec![
+            series("Gas", &[Some(32.0), Some(80.0), Some(18.0), Some(1.0)], 0),
+            series(
+                "Nuclear",
+                &[Some(336.0), Some(7.0), Some(2.0), Some(47.0)],
+                0,
+            ),
+        ],
+    );
+    let (spec, scene) = chart(&t, ChartKind::GroupedBar);
+    let ticks: Vec<String> = scene.panels[0]
+        .x_ticks
+        .iter()
+        .chain(&scene.panels[0].y_ticks)
+        .map(|t| t.label.clone())
+        .collect();
+    let mut checked = 0;
+    for seed in 0..80u64 {
+        for q in [
+            Query::ValueAt {
+                panel: 0,
+                series: "Gas".into(),
+                category: "Sweden".into(),
+            },
+            Query::ValueAt {
+                panel: 0,
+                series: "Nuclear".into(),
+                category: "Poland".into(),
+            },
+            Query::AxisLabel {
+                panel: 0,
+                axis: Axis::Y,
+            },
+        ] {
+            let fact = canonical_question(&q, &spec, &scene);
+            for ty in [QuestionType::MultipleChoice, QuestionType::FactCheck] {
+                let Some(r) = reformat(&fact, ty, &spec, &scene, seed) else {
+                    continue;
+                };
+                let offered: Vec<String> = match &r.query {
+                    Query::MultipleChoice { options, .. } => options.clone(),
+                    Query::FactCheck { claim, .. } => vec![claim.clone()],
+                    _ => unreachable!(),
+                };
+                let truth = execute(&q, &spec, &scene).unwrap();
+                for o in offered {
+                    if matches!(q, Query::AxisLabel { .. }) {
+                        assert!(!ticks.contains(&o), "tick offered as a label: {o}");
+                    } else if let (Answer::Number { value, .. }, Some(x)) =
+                        (&truth, chartstress::query::parse_number(&o))
+                        && (x - value).abs() > 1e-9
+                    {
+                        assert!((x - value).abs() >= 0.03 * 336.0 - 1e-9, "{o} vs {value}");
+                    }
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "{checked}");
+}
+
+fn canonical_question(
+    q: &Query,
+    spec: &ChartSpec,
+    scene: &Scene,
+) -> chartstress::questions::Question {
+    let answer = execute(q, spec, scene).unwrap();
+    let ty = if chartstress::query::is_descriptive(q) {
+        QuestionType::Descriptive
+    } else {
+        QuestionType::Factoid
+    };
+    let draft = chartstress::questions::Question {
+        query: q.clone(),
+        question_type: ty,
+        family: family(q).to_string(),
+        text: String::new(),
+        answer_kind: chartstress::query::answer_kind(q, &answer),
+        answerable: true,
+        answer,
+        choices: Vec::new(),
+        history: Vec::new(),
+        paragraph: None,
+        realization: Default::default(),
+    };
+    realize(&draft, "canonical", spec, scene, 0).unwrap()
+}
+
+/// A claimed year that names a category "is" it; it never "equals" or "comes to" it.
+#[test]
+fn category_claims_use_is() {
+    let (spec, scene) = chart(&sales_table(), ChartKind::Line);
+    let q = canonical_question(
+        &Query::Argmax {
+            panel: 0,
+            series: Some("North".into()),
+        },
+        &spec,
+        &scene,
+    );
+    let mut seen = 0;
+    for seed in 0..60u64 {
+        let Some(f) = reformat(&q, QuestionType::FactCheck, &spec, &scene, seed) else {
+            continue;
+        };
+        for r in realizers() {
+            if let Some(p) = realize(&f, r, &spec, &scene, seed) {
+                assert!(
+                    !p.text.contains(" equals ") && !p.text.contains(" comes to "),
+                    "{}",
+                    p.text
+                );
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen > 20, "{seen}");
+}
+
+#[test]
+fn rounding_in_words() {
+    assert_eq!(
+        chartstress::realize::slots::decimals_phrase(4),
+        "four decimal places"
+    );
+    assert_eq!(
+        chartstress::realize::slots::decimals_phrase(1),
+        "one decimal place"
+    );
+}
+
+/// Month indexes are "months" ("In which month did …"), and visual references
+/// never double their article ("the the blue bar series").
+#[test]
+fn month_nouns_and_single_articles() {
+    let mut t = year_table(
+        "monthly",
+        2001,
+        vec![
+            series(
+                "Online",
+                &[Some(10.0), Some(14.0), Some(30.0), Some(25.0)],
+                0,
+            ),
+            series(
+                "Stores",
+                &[Some(40.0), Some(35.0), Some(20.0), Some(22.0)],
+                0,
+            ),
+        ],
+    );
+    t.index.ctype = chartstress::ir::ColumnType::Date;
+    t.index.cells = ["2023-01", "2023-02", "2023-03", "2023-04"]
+        .iter()
+        .map(|m| chartstress::ir::Cell::Date(m.to_string()))
+        .collect();
+    let (spec, scene) = chart(&t, ChartKind::Line);
+    let mut months = 0;
+    for seed in 0..30u64 {
+        let opts = QuestionOptions {
+            seed,
+            count: 20,
+            ..Default::default()
+        };
+        for q in generate("monthly", &spec, &scene, &opts) {
+            for r in realizers() {
+                let Some(p) = realize(&q, r, &spec, &scene, seed) else {
+                    continue;
+                };
+                let all = p
+                    .history
+                    .iter()
+                    .map(|h| h.question.as_str())
+                    .chain([p.text.as_str()]);
+                for text in all {
+                    let lower = text.to_lowercase();
+                    assert!(!lower.contains("the the "), "{r}: {text}");
+                    assert!(!lower.contains("which date"), "{r}: {text}");
+                    months += usize::from(lower.contains("month"));
+                }
+            }
+        }
+    }
+    assert!(months > 0);
+}
+
+/// Options taken from the chart are of a comparable size to the truth (an
+/// income is not offered a rent), apart from the deliberate ×10 / ÷10 misread.
+#[test]
+fn chart_value_options_are_comparable() {
+    let t = category_table(
+        "cities",
+        "City",
+        &["Austin", "Boston", "Detroit", "Miami"],
+        vec![
+            series(
+                "Income",
+                &[Some(86530.0), Some(89212.0), Some(37761.0), Some(54858.0)],
+                0,
+            ),
+            series(
+                "Rent",
+                &[Some(1520.0), Some(2110.0), Some(980.0), Some(1850.0)],
+                0,
+            ),
+        ],
+    );
+    let (spec, scene) = chart(&t, ChartKind::GroupedBar);
+    let q = canonical_question(
+        &Query::ValueAt {
+            panel: 0,
+            series: "Income".into(),
+            category: "Boston".into(),
+        },
+        &spec,
+        &scene,
+    );
+    let mut seen = 0;
+    for seed in 0..40u64 {
+        let Some(m) = reformat(&q, QuestionType::MultipleChoice, &spec, &scene, seed) else {
+            continue;
+        };
+        let Query::MultipleChoice { options, .. } = &m.query else {
+            unreachable!()
+        };
+        for o in options {
+            let x = chartstress::query::parse_number(o).unwrap();
+            let r = x / 89212.0;
+            let misread = (r - 10.0).abs() < 1e-3 || (r - 0.1).abs() < 1e-3;
+            assert!(
+                misread || (0.2..=5.0).contains(&r),
+                "{o} offered for 89,212"
+            );
+        }
+        seen += 1;
+    }
+    assert!(seen > 10);
 }

@@ -308,3 +308,105 @@ fn subplots_and_dashboards_name_their_panel() {
         assert!(panels_asked.len() >= 2, "{name}: {panels_asked:?}");
     }
 }
+
+/// `stats SUITE` on a small generated suite: the composition (per set, axis,
+/// severity, question type, family, chart kind) agrees with the items file,
+/// and the diversity measures cover the suite's items.
+#[test]
+fn stats_on_a_suite_prints_composition_and_diversity() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite");
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let out = bin()
+        .arg("generate")
+        .arg(fixtures.join("cloud_revenue_billions.csv"))
+        .arg(fixtures.join("browser_share_pie.csv"))
+        .arg(fixtures.join("gdp_growth_g7.csv"))
+        .args([
+            "--charts-per-table",
+            "1",
+            "--questions-per-chart",
+            "4",
+            "--variants-per-original",
+            "1",
+            "--seed",
+            "5",
+            "--threads",
+            "1",
+            "--out",
+        ])
+        .arg(&suite)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let items: Vec<chartstress::ir::Item> = std::fs::read_to_string(suite.join("items.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(!items.is_empty());
+
+    let json = bin()
+        .args(["stats", "--json"])
+        .arg(&suite)
+        .output()
+        .unwrap();
+    assert!(
+        json.status.success(),
+        "{}",
+        String::from_utf8_lossy(&json.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let comp = &doc["composition"];
+    assert_eq!(comp["items"], items.len());
+    assert_eq!(comp["manifest_agrees"], true);
+    assert_eq!(comp["orphans"], 0);
+    let count = |dim: &str, value: &str| comp["counts"][dim][value].as_u64().unwrap_or(0);
+    for set in ["original", "modified_chart", "modified_question"] {
+        let n = items.iter().filter(|i| i.set.name() == set).count() as u64;
+        assert_eq!(count("set", set), n, "{set}");
+    }
+    for i in &items {
+        assert!(count("family", &i.family) > 0);
+        assert!(count("question_type", i.question_type.name()) > 0);
+        assert!(count("chart_kind", i.chart_kind.name()) > 0);
+        for p in &i.perturbations {
+            assert!(count("axis", &p.axis) > 0);
+            assert!(count("severity", &p.severity.to_string()) > 0);
+        }
+    }
+    // Diversity over the suite's items.
+    assert_eq!(doc["overall"]["count"], items.len());
+    assert!(
+        doc["trigram_jaccard_to_origin"]["all"]["pairs"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
+
+    let text = bin().arg("stats").arg(&suite).output().unwrap();
+    assert!(text.status.success());
+    let text = String::from_utf8(text.stdout).unwrap();
+    for heading in [
+        "composition",
+        "\nset\n",
+        "\naxis\n",
+        "\nseverity\n",
+        "\nquestion_type\n",
+        "\nfamily\n",
+        "\nchart_kind\n",
+        "diversity",
+        "word-trigram Jaccard",
+    ] {
+        assert!(text.contains(heading), "missing {heading:?} in\n{text}");
+    }
+
+    // A folder that is not a suite is a clear error, not a panic.
+    let bad = bin().arg("stats").arg(dir.path()).output().unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("not a readable suite"));
+}

@@ -1,7 +1,10 @@
-//! `chartstress stats`: question diversity of an items file.
+//! `chartstress stats`: question diversity of an items file; on a suite
+//! folder, also its composition (counts per set, axis, severity, question
+//! type, family, chart kind, … from `suite::composition`).
 
 use std::collections::BTreeMap;
-use std::io::BufRead;
+use std::fmt::Write as _;
+use std::io::{BufRead, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -16,15 +19,18 @@ use chartstress::questions::diversity::{TextStats, text_stats, trigram_jaccard};
 suite's items.jsonl or `chartstress ask --jsonl`): count, unique tokens, mean characters and \
 tokens, type-token ratio — overall, per set and per realizer — and, for items that carry an \
 origin, the mean word-trigram Jaccard similarity between each question and its original's \
-(1 = same wording, 0 = no shared trigram). Unreadable lines are reported with their line \
-number and make the exit code 1; the rest is still counted.",
+(1 = same wording, 0 = no shared trigram). Given a suite folder, also print its composition: \
+items, charts, pairs and counts per set, axis, severity, perturbation, question type, family, \
+chart kind, answer type and choice letter, checked against suite.json. Unreadable lines are \
+reported with their line number and make the exit code 1; the rest is still counted.",
     after_help = "Examples:\n  \
+chartstress stats out/suite\n  \
 chartstress stats out/suite/items.jsonl\n  \
 chartstress ask fixtures/cloud_revenue_billions.csv --realizer all --jsonl -o out/items.jsonl\n  \
 chartstress stats out/items.jsonl --json"
 )]
 pub struct Args {
-    /// Items file (JSON lines of `ir::Item`).
+    /// Items file (JSON lines of `ir::Item`) or a suite folder.
     pub items: PathBuf,
     /// Print JSON instead of a table.
     #[arg(long)]
@@ -45,7 +51,38 @@ fn round3(v: f64) -> f64 {
     (v * 1000.0).round() / 1000.0
 }
 
+fn composition_json(c: &chartstress::suite::Composition) -> serde_json::Value {
+    serde_json::json!({
+        "items": c.items,
+        "charts": c.charts,
+        "paired": c.paired,
+        "orphans": c.orphans,
+        "counts": c.counts,
+        "manifest_agrees": c.manifest_agrees,
+        "fingerprint": c.fingerprint,
+        "shard": c.shard.map(|(k, n)| format!("{k}/{n}")),
+    })
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    // A suite folder: its composition, then the diversity of its items.
+    let composition = if args.items.is_dir() {
+        Some(
+            chartstress::suite::composition(&args.items)
+                .with_context(|| format!("{}: not a readable suite", args.items.display()))?,
+        )
+    } else {
+        None
+    };
+    let items_path = if composition.is_some() {
+        args.items.join("items.jsonl")
+    } else {
+        args.items.clone()
+    };
+    let args = Args {
+        items: items_path,
+        json: args.json,
+    };
     let file = std::fs::File::open(&args.items)
         .with_context(|| format!("cannot open {}", args.items.display()))?;
     let mut items: Vec<Item> = Vec::new();
@@ -85,6 +122,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .entry(format!("type={}", i.question_type.name()))
             .or_default()
             .push(&i.question);
+        groups
+            .entry(format!("family={}", i.family))
+            .or_default()
+            .push(&i.question);
     }
     // Similarity of each modified question to its original's, per realizer.
     let mut similarity: BTreeMap<String, (f64, usize)> = BTreeMap::new();
@@ -103,6 +144,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             None => missing_origin += 1,
         }
     }
+    let mut out = String::new();
     if args.json {
         let doc = serde_json::json!({
             "file": args.items.display().to_string(),
@@ -111,16 +153,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "trigram_jaccard_to_origin": similarity.iter().map(|(k, (s, n))| (k.clone(), serde_json::json!({"mean": round3(s / *n as f64), "pairs": n}))).collect::<serde_json::Map<_, _>>(),
             "bad_lines": bad,
             "missing_origins": missing_origin,
+            "composition": composition.as_ref().map(composition_json),
         });
-        println!("{}", serde_json::to_string_pretty(&doc)?);
+        let _ = writeln!(out, "{}", serde_json::to_string_pretty(&doc)?);
     } else {
-        println!("{}", args.items.display());
-        println!(
+        if let Some(c) = &composition {
+            let _ = writeln!(out, "composition");
+            let _ = writeln!(out, "{}", c.to_text());
+            let _ = writeln!(out, "diversity");
+        }
+        let _ = writeln!(out, "{}", args.items.display());
+        let _ = writeln!(
+            out,
             "{:<28} {:>7} {:>8} {:>10} {:>11} {:>6}",
             "group", "count", "unique", "mean chars", "mean tokens", "TTR"
         );
-        let row = |name: &str, s: &TextStats| {
-            println!(
+        let mut row = |name: &str, s: &TextStats| {
+            let _ = writeln!(
+                out,
                 "{:<28} {:>7} {:>8} {:>10.1} {:>11.1} {:>6.3}",
                 name, s.count, s.unique_tokens, s.mean_chars, s.mean_tokens, s.type_token_ratio
             );
@@ -130,15 +180,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             row(k, &text_stats(v.iter().copied()));
         }
         if !similarity.is_empty() {
-            println!("\nword-trigram Jaccard to the original question (lower = more different)");
+            let _ = writeln!(
+                out,
+                "\nword-trigram Jaccard to the original question (lower = more different)"
+            );
             for (k, (s, n)) in &similarity {
-                println!("{:<28} {:>7.3}  ({n} pairs)", k, s / *n as f64);
+                let _ = writeln!(out, "{:<28} {:>7.3}  ({n} pairs)", k, s / *n as f64);
             }
         }
         if missing_origin > 0 {
-            println!("{missing_origin} items name an origin that is not in the file");
+            let _ = writeln!(
+                out,
+                "{missing_origin} items name an origin that is not in the file"
+            );
         }
     }
+    // A closed pipe (`stats … | head`) is not an error worth a panic.
+    let _ = std::io::stdout().write_all(out.as_bytes());
     if bad > 0 {
         eprintln!("{bad} unreadable lines skipped");
         return Ok(ExitCode::from(1));

@@ -47,6 +47,10 @@ pub(crate) fn execute_wrapper(
 ) -> Result<Answer, Refusal> {
     match query {
         Query::MultipleChoice { base, options } => {
+            // An entity the chart does not show makes every option unfounded.
+            if execute(base, spec, scene)? == Answer::Unanswerable {
+                return Ok(Answer::Unanswerable);
+            }
             let truth = answerable(base, spec, scene)?;
             if options.len() < 2 || options.len() > 26 {
                 return Err(Refusal::new(
@@ -76,6 +80,9 @@ pub(crate) fn execute_wrapper(
             })
         }
         Query::FactCheck { base, claim } => {
+            if execute(base, spec, scene)? == Answer::Unanswerable {
+                return Ok(Answer::Unanswerable);
+            }
             let truth = answerable(base, spec, scene)?;
             match states(&truth, claim) {
                 Some(v) => Ok(Answer::TrueFalse { value: v }),
@@ -92,8 +99,12 @@ pub(crate) fn execute_wrapper(
                     "hypotheticals change the data of the asked panel",
                 ));
             }
-            // The unchanged question must be answerable on the chart as drawn.
-            answerable(base, spec, scene)?;
+            // A question about an entity the chart does not show stays
+            // unanswerable whatever the change; otherwise the unchanged
+            // question must be answerable on the chart as drawn.
+            if execute(base, spec, scene)? == Answer::Unanswerable {
+                return Ok(Answer::Unanswerable);
+            }
             if !change.percent.is_finite() || change.percent <= -100.0 {
                 return Err(Refusal::new(RefusalKind::Unsupported, "bad percentage"));
             }
@@ -121,7 +132,15 @@ pub(crate) fn execute_wrapper(
             }
             let mut previous: Option<(Query, Answer)> = None;
             let mut last = Answer::Unanswerable;
-            for turn in turns {
+            for (i, turn) in turns.iter().enumerate() {
+                // Only the asked (last) turn may be about an entity not shown.
+                if i + 1 == turns.len()
+                    && i > 0
+                    && matches!(turn, Query::ValueAt { .. })
+                    && execute(turn, spec, scene)? == Answer::Unanswerable
+                {
+                    return Ok(Answer::Unanswerable);
+                }
                 let a = answerable(turn, spec, scene)?;
                 if let Some((pq, pa)) = &previous
                     && refers_to_previous(pq, turn)

@@ -41,8 +41,18 @@ pub fn format_for(unit: Option<&str>) -> crate::ir::NumberFormat {
 fn number_candidates(value: f64, decimals: u8, data: Option<&PanelData>) -> Vec<f64> {
     let mut out: Vec<f64> = Vec::new();
     if let Some(d) = data {
+        // Values from the chart of a comparable size: a rent of 2,500 is not
+        // confused with an income of 71,673 (the ×10 misread is added below).
+        let comparable =
+            |v: f64| value == 0.0 || (v / value).abs() <= 5.0 && (v / value).abs() >= 0.2;
         for s in &d.series {
-            out.extend(s.values.iter().flatten().copied());
+            out.extend(
+                s.values
+                    .iter()
+                    .flatten()
+                    .copied()
+                    .filter(|v| comparable(*v)),
+            );
         }
     }
     let step = 10f64.powi(-i32::from(decimals));
@@ -85,16 +95,29 @@ fn text_candidates(query: &Query, data: Option<&PanelData>, scene: &Scene) -> Ve
                 format!("{} by {}", r.max(2) - 1, c + 1),
             ]);
         }
-        Query::Title { .. }
-        | Query::AxisLabel { .. }
-        | Query::EdgeTick { .. }
-        | Query::LegendLabels { .. } => {
+        // A wrong title or axis label is another title or label, never a tick
+        // value ("The label of the y-axis is 80,000" fools nobody).
+        Query::Title { .. } | Query::AxisLabel { .. } => {
             for p in &scene.panels {
                 out.extend(p.title.iter().map(|t| t.text.clone()));
                 out.extend(p.x_label.iter().map(|t| t.text.clone()));
                 out.extend(p.y_label.iter().map(|t| t.text.clone()));
+            }
+            out.push(crate::ir::answer::NOT_APPLICABLE_TEXT.into());
+        }
+        // A wrong tick is another tick of the same axis.
+        Query::EdgeTick { panel, axis, .. } => {
+            for p in scene.panels.iter().filter(|p| p.index == *panel) {
+                let ticks = match axis {
+                    crate::ir::query::Axis::X => &p.x_ticks,
+                    crate::ir::query::Axis::Y => &p.y_ticks,
+                };
+                out.extend(ticks.iter().map(|t| t.label.clone()));
+            }
+        }
+        Query::LegendLabels { .. } => {
+            for p in &scene.panels {
                 out.extend(p.legend.iter().map(|e| e.label.clone()));
-                out.extend(p.x_ticks.iter().map(|t| t.label.clone()));
             }
             out.push(crate::ir::answer::NOT_APPLICABLE_TEXT.into());
         }
@@ -118,6 +141,35 @@ fn is_count(query: &Query) -> bool {
             | Query::TickCount { .. }
             | Query::SubplotCount
     )
+}
+
+/// Share of the panel's largest magnitude that separates a wrong reading from
+/// the true one: 1 vs 2 on an axis that runs to 336 look the same.
+const READABLE_SHARE: f64 = 0.03;
+
+/// Smallest distance between a wrong option and the truth for answers read off
+/// the value axis (values, extremes, differences, aggregates); None for derived
+/// quantities (ratios, percentages, counts) whose scale is not the axis.
+fn readable_gap(answer: &Answer, query: &Query, data: Option<&PanelData>) -> Option<f64> {
+    let on_axis = matches!(
+        query,
+        Query::ValueAt { .. }
+            | Query::MaxValue { .. }
+            | Query::MinValue { .. }
+            | Query::Difference { .. }
+            | Query::Spread { .. }
+            | Query::Aggregate { .. }
+            | Query::TopMean { .. }
+    );
+    if !on_axis || !matches!(answer, Answer::Number { .. }) {
+        return None;
+    }
+    let scale = data?
+        .series
+        .iter()
+        .flat_map(|s| s.values.iter().flatten())
+        .fold(0f64, |m, v| m.max(v.abs()));
+    (scale > 0.0).then_some(READABLE_SHARE * scale)
 }
 
 /// Up to `n` distinct wrong options, most plausible first, shuffled by `rng`.
@@ -191,11 +243,18 @@ pub fn distractors(
         let j = rng.random_range(0..=i);
         pool.swap(i, j);
     }
+    let min_gap = readable_gap(answer, query, data);
     for cand in pool {
         if chosen.len() >= n {
             break;
         }
         if states(answer, &cand) != Some(false) || cand.trim().is_empty() {
+            continue;
+        }
+        // A value read off the chart must be told apart from the truth by eye.
+        if let (Some(gap), Answer::Number { value, .. }) = (min_gap, answer)
+            && crate::query::parse_number(&cand).is_some_and(|c| (c - value).abs() < gap)
+        {
             continue;
         }
         let clash = chosen.iter().any(|c| {

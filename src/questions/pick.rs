@@ -119,6 +119,17 @@ fn subset(rng: &mut Xoshiro256PlusPlus, n: usize, k: usize) -> Vec<usize> {
     chosen
 }
 
+/// Decimals an average is asked to: one more than whole numbers need, except
+/// for large whole amounts ("$1,043,942,857.1" is nobody's question).
+fn average_decimals(series_decimals: u8, values: &[f64]) -> u8 {
+    let magnitude = values.iter().fold(0f64, |m, v| m.max(v.abs()));
+    if series_decimals == 0 && magnitude >= 1000.0 {
+        0
+    } else {
+        series_decimals.max(1)
+    }
+}
+
 /// A threshold strictly between two neighbouring distinct values, printed
 /// with the series' decimals.
 fn threshold(rng: &mut Xoshiro256PlusPlus, values: &[f64], decimals: u8) -> Option<f64> {
@@ -251,7 +262,8 @@ pub fn data_query(
                 "mean" => AggregateOp::Mean,
                 _ => AggregateOp::Median,
             };
-            let decimals = (agg != AggregateOp::Sum).then_some(s.format.decimals.max(1));
+            let decimals =
+                (agg != AggregateOp::Sum).then_some(average_decimals(s.format.decimals, &values));
             Query::Aggregate {
                 panel,
                 agg,
@@ -312,7 +324,7 @@ pub fn data_query(
             panel,
             series: name,
             k: rng.random_range(2..=3.min(n - 1)),
-            decimals: s.format.decimals.max(1),
+            decimals: average_decimals(s.format.decimals, &values),
         },
         _ => return None,
     })
@@ -368,4 +380,17 @@ pub fn descriptive_query(family: &str, panel: usize) -> Option<Query> {
         "source" => Query::Source { panel },
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod average_tests {
+    #[test]
+    fn large_whole_amounts_average_to_whole_numbers() {
+        assert_eq!(
+            super::average_decimals(0, &[1_482_300_000.0, 98_450_000.0]),
+            0
+        );
+        assert_eq!(super::average_decimals(0, &[12.0, 30.0]), 1);
+        assert_eq!(super::average_decimals(2, &[1500.25]), 2);
+    }
 }

@@ -1,11 +1,16 @@
 //! Unanswerable variants: the same question about an entity of the same kind
-//! that the chart does not show — a fake name, a year out of range, a series
-//! not drawn — worded by the same realizer with the same seed.
+//! that the chart does not show — a category of the index's kind (a country
+//! for countries, a year or month outside the range, a company for
+//! companies), a series of the series' kind (a table series not drawn, the
+//! same measure in another year, another platform or energy source) — worded
+//! by the same realizer with the same seed. An entity whose kind cannot be
+//! told is never invented: "Population in Price" reads as a trick, not as a
+//! question someone would ask about the chart.
 
 use fake::Fake;
-use fake::faker::address::en::{CityName, CountryName};
-use fake::faker::company::en::CompanyName;
-use fake::faker::name::en::FirstName;
+use fake::faker::address::en::CountryName;
+use fake::faker::company::en::{CompanyName, Industry};
+use fake::faker::name::en::{FirstName, LastName};
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -15,70 +20,312 @@ use crate::ir::{Answer, ChartSpec, ColumnType, QuestionType, Scene};
 use crate::query::{PanelData, execute};
 use crate::seed;
 
-/// Measures a chart might plausibly show, for "series not shown".
-const MEASURES: &[&str] = &[
-    "Revenue",
-    "Profit",
-    "Exports",
-    "Imports",
-    "Sales",
-    "Users",
-    "Population",
-    "Emissions",
-    "Costs",
-    "Visitors",
+/// Closed sets of entities charts often show; a chart whose entities overlap
+/// one of them gets a missing member of the same set.
+const KINDS: &[&[&str]] = &[
+    &[
+        "Chrome",
+        "Safari",
+        "Edge",
+        "Firefox",
+        "Opera",
+        "Samsung Internet",
+        "Brave",
+        "Vivaldi",
+        "UC Browser",
+        "Yandex Browser",
+    ],
+    &[
+        "YouTube",
+        "Instagram",
+        "TikTok",
+        "Facebook",
+        "Snapchat",
+        "Pinterest",
+        "LinkedIn",
+        "Reddit",
+        "WhatsApp",
+        "Threads",
+    ],
+    &[
+        "Coal",
+        "Natural gas",
+        "Nuclear",
+        "Renewables",
+        "Oil",
+        "Hydro",
+        "Wind",
+        "Solar",
+        "Bioenergy",
+        "Geothermal",
+    ],
+    &[
+        "Housing",
+        "Food and groceries",
+        "Transport",
+        "Savings",
+        "Recreation",
+        "Health",
+        "Clothing",
+        "Education",
+        "Utilities",
+        "Insurance",
+        "Childcare",
+        "Dining out",
+    ],
+    &[
+        "Police and public safety",
+        "Education",
+        "Health and social services",
+        "Transport and roads",
+        "Parks and recreation",
+        "Housing",
+        "Libraries and culture",
+        "Water and sanitation",
+        "Fire and rescue",
+        "Waste collection",
+    ],
+    &[
+        "Austin",
+        "Boston",
+        "Chicago",
+        "Denver",
+        "Detroit",
+        "Houston",
+        "Miami",
+        "Nashville",
+        "Phoenix",
+        "San Diego",
+        "Seattle",
+        "Atlanta",
+        "Dallas",
+        "Portland",
+        "Pittsburgh",
+        "Minneapolis",
+    ],
+    &[
+        "London",
+        "Paris",
+        "Berlin",
+        "Madrid",
+        "Rome",
+        "Lisbon",
+        "Oslo",
+        "Stockholm",
+        "Vienna",
+        "Prague",
+        "Warsaw",
+        "Dublin",
+        "Athens",
+        "Helsinki",
+        "Copenhagen",
+        "Brussels",
+        "Delhi",
+        "Dhaka",
+        "Lahore",
+        "Beijing",
+        "Cairo",
+        "Jakarta",
+        "Mexico City",
+        "Karachi",
+        "Lagos",
+        "Manila",
+        "Seoul",
+    ],
+    &[
+        "Asia Pacific",
+        "North America",
+        "Western Europe",
+        "Latin America",
+        "Middle East and Africa",
+        "Eastern Europe",
+        "Central Asia",
+        "Oceania",
+        "Southern Africa",
+        "Central America",
+        "Northern Europe",
+    ],
 ];
+
+/// Suffixes of company names (synthesized and real).
+const COMPANY_WORDS: &[&str] = &[
+    "Inc",
+    "LLC",
+    "Group",
+    "and Sons",
+    "Ltd",
+    "Corp",
+    "Corporation",
+    "Company",
+    "Traders",
+    "Bank",
+];
+
+fn exists(names: &[String], candidate: &str) -> bool {
+    names.iter().any(|x| x.eq_ignore_ascii_case(candidate))
+}
+
+/// A missing member of the closed set most of `names` belong to.
+fn from_kind(names: &[String], rng: &mut Xoshiro256PlusPlus) -> Option<String> {
+    let kind = KINDS.iter().find(|set| {
+        let hits = names
+            .iter()
+            .filter(|n| set.iter().any(|m| m.eq_ignore_ascii_case(n)))
+            .count();
+        hits >= 2.min(names.len()) && hits * 2 >= names.len()
+    })?;
+    let free: Vec<&&str> = kind.iter().filter(|m| !exists(names, m)).collect();
+    (!free.is_empty()).then(|| free[rng.random_range(0..free.len())].to_string())
+}
+
+fn company_like(name: &str) -> bool {
+    COMPANY_WORDS
+        .iter()
+        .any(|w| name.ends_with(&format!(" {w}")) || name.contains(&format!(" {w} ")))
+}
+
+/// A year (or "YYYY-MM" month) just outside the range of `labels`.
+fn outside_range(labels: &[String], rng: &mut Xoshiro256PlusPlus) -> Option<String> {
+    let d = rng.random_range(1..=3);
+    let after = rng.random_bool(0.5);
+    if let Some(years) = labels
+        .iter()
+        .map(|c| c.parse::<i32>().ok())
+        .collect::<Option<Vec<i32>>>()
+    {
+        let (lo, hi) = (years.iter().min()?, years.iter().max()?);
+        return Some(if after { hi + d } else { lo - d }.to_string());
+    }
+    // Months as the tables print them: "2023-11".
+    let months: Vec<i32> = labels
+        .iter()
+        .map(|c| {
+            let (y, m) = c.split_once('-')?;
+            let (y, m) = (y.parse::<i32>().ok()?, m.parse::<i32>().ok()?);
+            (y > 0 && (1..=12).contains(&m) && c.len() == 7).then_some(y * 12 + m - 1)
+        })
+        .collect::<Option<_>>()?;
+    let (lo, hi) = (months.iter().min()?, months.iter().max()?);
+    let m = if after { hi + d } else { lo - d };
+    Some(format!("{}-{:02}", m.div_euclid(12), m.rem_euclid(12) + 1))
+}
 
 fn fake_category(
     data: &PanelData,
     index_name: &str,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Option<String> {
-    let exists = |c: &str| data.categories.iter().any(|x| x.eq_ignore_ascii_case(c));
-    if data.index_type == ColumnType::Year {
-        let years: Vec<i32> = data
-            .categories
-            .iter()
-            .filter_map(|c| c.parse().ok())
-            .collect();
-        let (lo, hi) = (years.iter().min()?, years.iter().max()?);
-        let d = rng.random_range(1..=3);
-        let y = if rng.random_bool(0.5) { hi + d } else { lo - d };
-        return Some(y.to_string());
+    let cats = &data.categories;
+    match data.index_type {
+        ColumnType::Year | ColumnType::Date => return outside_range(cats, rng),
+        ColumnType::Text => {}
+        _ => return None,
     }
-    if data.index_type != ColumnType::Text {
-        return None;
+    if let Some(c) = from_kind(cats, rng) {
+        return Some(c);
     }
     let name = index_name.to_lowercase();
+    let has = |words: &[&str]| words.iter().any(|w| name.contains(w));
     for _ in 0..8 {
-        let c: String = if name.contains("country") || name.contains("nation") {
+        let c: String = if has(&["country", "nation"]) {
             CountryName().fake_with_rng(rng)
-        } else if name.contains("city") || name.contains("town") {
-            CityName().fake_with_rng(rng)
-        } else if ["name", "person", "player", "employee", "student", "author"]
-            .iter()
-            .any(|w| name.contains(w))
+        } else if has(&["city", "town", "capital"]) {
+            // Real cities read like a question someone would ask.
+            let cities = KINDS[6];
+            cities[rng.random_range(0..cities.len())].to_string()
+        } else if has(&[
+            "company",
+            "firm",
+            "employer",
+            "brand",
+            "manufacturer",
+            "vendor",
+        ]) || cats.iter().filter(|c| company_like(c)).count() * 2 >= cats.len()
         {
+            CompanyName().fake_with_rng(rng)
+        } else if has(&["industry", "sector"]) {
+            Industry().fake_with_rng(rng)
+        } else if has(&["product", "model", "item"]) {
+            // "Kautzer Monitor" → "Harris Monitor": a maker's name and a product noun.
+            let noun = cats[rng.random_range(0..cats.len())]
+                .split_whitespace()
+                .nth(1)?
+                .to_string();
+            let maker: String = LastName().fake_with_rng(rng);
+            format!("{maker} {noun}")
+        } else if has(&["name", "person", "player", "employee", "student", "author"]) {
             FirstName().fake_with_rng(rng)
         } else {
-            CompanyName().fake_with_rng(rng)
+            return None;
         };
-        if !exists(&c) {
+        if !exists(cats, &c) {
             return Some(c);
         }
     }
     None
 }
 
+/// A series of the same kind as the drawn ones that the chart does not show.
 fn fake_series(data: &PanelData, rng: &mut Xoshiro256PlusPlus) -> Option<String> {
     if !data.hidden.is_empty() {
         return Some(data.hidden[rng.random_range(0..data.hidden.len())].clone());
     }
-    let free: Vec<&&str> = MEASURES
+    let names: Vec<String> = data.series.iter().map(|s| s.name.clone()).collect();
+    if names.is_empty() {
+        return None;
+    }
+    if let Some(y) = outside_range(&names, rng) {
+        return Some(y);
+    }
+    // "Net income 2022" → "Net income 2021": the same measure in a year not drawn.
+    let split: Option<Vec<(&str, i32)>> = names
         .iter()
-        .filter(|m| data.series.iter().all(|s| !s.name.eq_ignore_ascii_case(m)))
+        .map(|n| {
+            let (head, year) = n.rsplit_once(' ')?;
+            let y = year
+                .parse::<i32>()
+                .ok()
+                .filter(|y| (1800..=2200).contains(y))?;
+            Some((head, y))
+        })
         .collect();
-    (!free.is_empty()).then(|| free[rng.random_range(0..free.len())].to_string())
+    if let Some(parts) = split
+        && parts.windows(2).all(|w| w[0].0 == w[1].0)
+    {
+        let years: Vec<String> = parts.iter().map(|p| p.1.to_string()).collect();
+        let y = outside_range(&years, rng)?;
+        return Some(format!("{} {y}", parts[0].0));
+    }
+    if let Some(s) = from_kind(&names, rng) {
+        return Some(s);
+    }
+    // "Northwind Cloud", "Contoso Cloud" → "Harris Cloud".
+    let last: Vec<&str> = names
+        .iter()
+        .filter_map(|n| n.rsplit_once(' ').map(|p| p.1))
+        .collect();
+    // Only brand-like names ("Northwind Cloud"): short, letters only.
+    let brand_like = |n: &String| {
+        n.split_whitespace().count() <= 3 && n.chars().all(|c| c.is_alphabetic() || c == ' ')
+    };
+    if names.len() >= 2
+        && names.iter().all(brand_like)
+        && last.len() == names.len()
+        && last.windows(2).all(|w| w[0] == w[1])
+    {
+        let maker: String = LastName().fake_with_rng(rng);
+        let s = format!("{maker} {}", last[0]);
+        return (!exists(&names, &s)).then_some(s);
+    }
+    if names.iter().all(|n| company_like(n)) {
+        for _ in 0..8 {
+            let c: String = CompanyName().fake_with_rng(rng);
+            if !exists(&names, &c) {
+                return Some(c);
+            }
+        }
+    }
+    None
 }
 
 /// Replaces the first category (or series) the query names.
@@ -141,6 +388,25 @@ fn swap_entity(query: &Query, category: Option<&str>, series: Option<&str>) -> O
             }
         }
         Query::PercentChange { series: s, to, .. } => cat(to) || ser(s),
+        // A subset with one category the chart does not show.
+        Query::Aggregate {
+            series: s,
+            categories,
+            ..
+        } => match categories.last_mut() {
+            Some(last) => cat(last) || ser(s),
+            None => ser(s),
+        },
+        Query::ShareSum {
+            series: s,
+            categories,
+            ..
+        } => match categories.last_mut() {
+            Some(last) => cat(last) || ser(s),
+            None => ser(s),
+        },
+        // Two series: the second one is not drawn.
+        Query::MaxGap { b, .. } | Query::Crosses { b, .. } => ser(b),
         Query::Argmax {
             series: Some(s), ..
         }
@@ -153,7 +419,6 @@ fn swap_entity(query: &Query, category: Option<&str>, series: Option<&str>) -> O
         | Query::MinValue {
             series: Some(s), ..
         }
-        | Query::Aggregate { series: s, .. }
         | Query::CountThreshold { series: s, .. }
         | Query::Trend { series: s, .. }
         | Query::LargestChange { series: s, .. }
@@ -164,18 +429,205 @@ fn swap_entity(query: &Query, category: Option<&str>, series: Option<&str>) -> O
     done.then_some(q)
 }
 
+/// The series and categories a base query names, to carry a swap over to a
+/// hypothetical change that named the same entity.
+fn named(query: &Query) -> (Vec<String>, Vec<String>) {
+    let json = serde_json::to_value(query).unwrap_or_default();
+    let mut series = Vec::new();
+    let mut categories = Vec::new();
+    fn walk(v: &serde_json::Value, series: &mut Vec<String>, categories: &mut Vec<String>) {
+        match v {
+            serde_json::Value::Object(map) => {
+                for (k, x) in map {
+                    match (k.as_str(), x) {
+                        ("series" | "a" | "b", serde_json::Value::String(s)) => {
+                            series.push(s.clone())
+                        }
+                        ("category" | "to" | "from", serde_json::Value::String(s)) => {
+                            categories.push(s.clone())
+                        }
+                        ("categories", serde_json::Value::Array(a)) => categories
+                            .extend(a.iter().filter_map(|c| c.as_str().map(str::to_string))),
+                        _ => walk(x, series, categories),
+                    }
+                }
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, series, categories)),
+            _ => {}
+        }
+    }
+    walk(&json, &mut series, &mut categories);
+    (series, categories)
+}
+
+/// The wrapper (or conversation) around a base whose entity was swapped.
+fn rewrap(original: &Query, old_base: &Query, new_base: Query) -> Option<Query> {
+    Some(match original {
+        Query::MultipleChoice { options, .. } => Query::MultipleChoice {
+            base: Box::new(new_base),
+            options: options.clone(),
+        },
+        Query::FactCheck { claim, .. } => Query::FactCheck {
+            base: Box::new(new_base),
+            claim: claim.clone(),
+        },
+        Query::Hypothetical { change, .. } => {
+            // "If Wind in 2027 rose by 20%, what would Wind in 2027 be?": the
+            // change follows the swap when it named the swapped entity.
+            let (old_s, old_c) = named(old_base);
+            let (new_s, new_c) = named(&new_base);
+            let mut change = change.clone();
+            for (o, n) in old_s.iter().zip(&new_s) {
+                if o != n && change.series == *o {
+                    change.series = n.clone();
+                }
+            }
+            for (o, n) in old_c.iter().zip(&new_c) {
+                if o != n && change.category.as_deref() == Some(o.as_str()) {
+                    change.category = Some(n.clone());
+                }
+            }
+            Query::Hypothetical {
+                base: Box::new(new_base),
+                change,
+            }
+        }
+        Query::Conversation { turns } => {
+            let mut turns = turns.clone();
+            *turns.last_mut()? = new_base;
+            Query::Conversation { turns }
+        }
+        _ => new_base,
+    })
+}
+
+/// For a "the year after / before" follow-up: the same conversation moved to
+/// the edge of the chart, so the follow-up asks the year just past it
+/// (Some(Some)); Some(None) when that is not possible; None for any other
+/// question.
+fn year_after_edge(q: &Question, data: &PanelData) -> Option<Option<Query>> {
+    let Query::Conversation { turns } = &q.query else {
+        return None;
+    };
+    let [
+        first @ ..,
+        Query::ValueAt {
+            panel,
+            series: s1,
+            category: c1,
+        },
+        Query::ValueAt {
+            series: s2,
+            category: c2,
+            ..
+        },
+    ] = turns.as_slice()
+    else {
+        return None;
+    };
+    if s1 != s2 || data.index_type != ColumnType::Year {
+        return None;
+    }
+    let (y1, y2) = (c1.parse::<i32>().ok()?, c2.parse::<i32>().ok()?);
+    let (i, j) = (data.row(c1)?, data.row(c2)?);
+    let step = y2 - y1;
+    if step.abs() != 1 || (j as i64 - i as i64) != i64::from(step) {
+        return None;
+    }
+    let edge = if step > 0 {
+        data.categories.last()?
+    } else {
+        data.categories.first()?
+    };
+    let Ok(edge_year) = edge.parse::<i32>() else {
+        return Some(None);
+    };
+    let past = (edge_year + step).to_string();
+    if !first.is_empty() || data.row(&past).is_some() {
+        return Some(None);
+    }
+    let value_at = |category: String| Query::ValueAt {
+        panel: *panel,
+        series: s1.clone(),
+        category,
+    };
+    Some(Some(Query::Conversation {
+        turns: vec![value_at(edge.clone()), value_at(past)],
+    }))
+}
+
+/// A follow-up turn keeps what it shares with the turn before ("And in
+/// 2027?" still asks the same series; "And for Solar?" the same year).
+fn keeps_follow_up(original: &Query, new_last: &Query) -> bool {
+    let Query::Conversation { turns } = original else {
+        return true;
+    };
+    match (turns.as_slice(), new_last) {
+        (
+            [
+                ..,
+                Query::ValueAt {
+                    series: s1,
+                    category: c1,
+                    ..
+                },
+                Query::ValueAt {
+                    series: s2,
+                    category: c2,
+                    ..
+                },
+            ],
+            Query::ValueAt {
+                series: s3,
+                category: c3,
+                ..
+            },
+        ) => (s1 == s2) == (s1 == s3) && (c1 == c2) == (c1 == c3),
+        _ => false,
+    }
+}
+
+/// Whether the query type can carry an unanswerable base and still read
+/// naturally: factoid, multiple choice, fact check, hypothetical, and a
+/// conversation whose last turn asks a plain value after another value
+/// ("And in 2027?").
+fn swappable_base(q: &Question) -> Option<&Query> {
+    match (&q.question_type, &q.query) {
+        (QuestionType::Factoid, query) => Some(query),
+        (QuestionType::MultipleChoice, Query::MultipleChoice { base, .. })
+        | (QuestionType::FactCheck, Query::FactCheck { base, .. })
+        | (QuestionType::Hypothetical, Query::Hypothetical { base, .. }) => {
+            let nested = matches!(
+                base.as_ref(),
+                Query::MultipleChoice { .. }
+                    | Query::FactCheck { .. }
+                    | Query::Hypothetical { .. }
+                    | Query::Conversation { .. }
+            );
+            (!nested).then_some(base.as_ref())
+        }
+        (QuestionType::Conversational, Query::Conversation { turns }) => match turns.as_slice() {
+            [.., Query::ValueAt { .. }, last @ Query::ValueAt { .. }] => Some(last),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// An unanswerable question worded like `q` (same realizer; same template
-/// when realized with the same seed). Only factoid questions have variants.
+/// when realized with the same seed). Factoid, multiple-choice, fact-check,
+/// hypothetical and value follow-up questions about data have variants;
+/// descriptive questions do not.
 pub fn unanswerable_variant(
     q: &Question,
     spec: &ChartSpec,
     scene: &Scene,
     seed: u64,
 ) -> Option<Question> {
-    if q.question_type != QuestionType::Factoid {
+    let base = swappable_base(q)?;
+    if crate::query::is_descriptive(base) {
         return None;
     }
-    let base = q.query.base();
     let panels = spec.panels();
     let panel = panels.get(base.panel())?;
     let data = PanelData::from_panel(panel);
@@ -191,7 +643,11 @@ pub fn unanswerable_variant(
         let mut r = seed::rng(seed, &["unanswerable", &q.family, "series"]);
         fake_series(&data, &mut r).and_then(|s| swap_entity(base, None, Some(&s)))
     };
-    if prefer_category {
+    let edge = year_after_edge(q, &data);
+    if let Some(conversation) = &edge {
+        // "And the year after?" keeps its wording only past the last year shown.
+        tries.push(Some(conversation.clone()?));
+    } else if prefer_category {
         tries.push(by_category());
         tries.push(by_series());
     } else {
@@ -200,9 +656,10 @@ pub fn unanswerable_variant(
     }
     // An entity the accompanying paragraph talks about might be answerable from it.
     let paragraph = q.paragraph.as_deref().unwrap_or("").to_lowercase();
+    let original = serde_json::to_string(base).unwrap_or_default();
     let mentioned = |query: &Query| {
+        let query = query.base();
         let json = serde_json::to_string(query).unwrap_or_default();
-        let original = serde_json::to_string(base).unwrap_or_default();
         !paragraph.is_empty()
             && json != original
             && crate::realize::slots::base_slots(query, spec)
@@ -215,21 +672,33 @@ pub fn unanswerable_variant(
                 })
                 .unwrap_or(false)
     };
-    for query in tries.into_iter().flatten() {
-        if mentioned(&query) {
+    for new_base in tries.into_iter().flatten() {
+        if mentioned(&new_base) {
             continue;
         }
+        let query = if edge.is_some() {
+            new_base
+        } else {
+            if !keeps_follow_up(&q.query, &new_base) {
+                continue;
+            }
+            rewrap(&q.query, base, new_base)?
+        };
         // Never emit a variant the table can answer.
         if execute(&query, spec, scene).ok() != Some(Answer::Unanswerable) {
             continue;
         }
+        let choices = match &query {
+            Query::MultipleChoice { options, .. } => options.clone(),
+            _ => Vec::new(),
+        };
         let draft = Question {
             family: crate::query::family(&query).to_string(),
             query,
             answer: Answer::Unanswerable,
             answer_kind: q.answer_kind,
             answerable: false,
-            choices: Vec::new(),
+            choices,
             history: Vec::new(),
             text: String::new(),
             ..q.clone()
@@ -244,4 +713,71 @@ pub fn unanswerable_variant(
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn panel_of(series: &[&str], categories: &[&str]) -> crate::ir::PanelSpec {
+        use crate::query::testing as t;
+        let columns = series
+            .iter()
+            .map(|s| t::series(s, &vec![Some(1.0); categories.len()], 0))
+            .collect();
+        let table = t::category_table("t", "Company", categories, columns);
+        t::panel(&table, crate::ir::ChartKind::Bar)
+    }
+
+    #[test]
+    fn same_kind_entities() {
+        let mut rng = seed::rng(1, &["t"]);
+        let browsers = strings(&["Chrome", "Safari", "Edge", "Firefox"]);
+        let b = from_kind(&browsers, &mut rng).unwrap();
+        assert!(KINDS[0].contains(&b.as_str()) && !browsers.contains(&b));
+        // Unrelated names match no kind.
+        assert_eq!(from_kind(&strings(&["Price", "Brand"]), &mut rng), None);
+        for _ in 0..20 {
+            let y = outside_range(&strings(&["2015", "2016", "2017"]), &mut rng).unwrap();
+            let y: i32 = y.parse().unwrap();
+            assert!((2012..=2014).contains(&y) || (2018..=2020).contains(&y));
+            let m = outside_range(&strings(&["2023-01", "2023-12"]), &mut rng).unwrap();
+            assert!(
+                [
+                    "2022-10", "2022-11", "2022-12", "2024-01", "2024-02", "2024-03"
+                ]
+                .contains(&m.as_str()),
+                "{m}"
+            );
+        }
+    }
+
+    #[test]
+    fn same_measure_in_another_year() {
+        let panel = panel_of(
+            &["Net income 2022", "Net income 2023"],
+            &["A Corp", "B Corp"],
+        );
+        let data = PanelData::from_panel(&panel);
+        let mut rng = seed::rng(2, &["t"]);
+        let s = fake_series(&data, &mut rng).unwrap();
+        assert!(s.starts_with("Net income "), "{s}");
+        assert!(!["Net income 2022", "Net income 2023"].contains(&s.as_str()));
+        // Measures in parentheses are not brands.
+        let panel = panel_of(
+            &["Coffee (kg per person)", "Tea (kg per person)"],
+            &["A", "B"],
+        );
+        let data = PanelData::from_panel(&panel);
+        assert_eq!(fake_series(&data, &mut rng), None);
+        // A single measure with no kind gets no invented companion.
+        let panel = panel_of(&["Share of respondents"], &["Price", "Brand"]);
+        let data = PanelData::from_panel(&panel);
+        assert_eq!(fake_series(&data, &mut rng), None);
+        assert_eq!(fake_category(&data, "Characteristic", &mut rng), None);
+    }
 }

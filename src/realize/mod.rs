@@ -170,8 +170,11 @@ impl Run<'_> {
         }
         let np = self.np(key, slots)?;
         // "equals" / "comes to" suit numbers; names and labels take the first ("is") frame.
+        // A year that names a category ("the year with the largest gap is
+        // 2019") is a name too: it "is", it does not "equal".
         let numeric = crate::query::parse_number(stated).is_some()
-            && stated.chars().all(|c| !c.is_alphabetic());
+            && stated.chars().all(|c| !c.is_alphabetic())
+            && !names_a_category(key);
         let frames: &'static [String] = if numeric {
             &self.frames.claim
         } else {
@@ -182,6 +185,20 @@ impl Run<'_> {
         s.insert("answer".into(), stated.to_string());
         Some(capitalize(&with_np(frame, &np, &s)?))
     }
+}
+
+/// Families whose answer is a category or tick label, not a quantity.
+fn names_a_category(key: &str) -> bool {
+    [
+        "argmax",
+        "argmin",
+        "largest_",
+        "max_gap",
+        "leftmost_",
+        "rightmost_",
+    ]
+    .iter()
+    .any(|k| key.starts_with(k))
 }
 
 fn with_np(frame: &str, np: &str, slots: &Slots) -> Option<String> {
@@ -267,8 +284,15 @@ fn neighbour(spec: &ChartSpec, panel: usize, c1: &str, c2: &str) -> Option<&'sta
     if table.index.ctype != crate::ir::ColumnType::Year {
         return None;
     }
-    let (i, j) = (table.row_of(c1)?, table.row_of(c2)?);
+    let i = table.row_of(c1)?;
     let (y1, y2) = (c1.parse::<i32>().ok()?, c2.parse::<i32>().ok()?);
+    // "And the year after?" past the last year shown (an unanswerable follow-up).
+    let j = match table.row_of(c2) {
+        Some(j) => j,
+        None if i + 1 == table.n_rows() && y2 == y1 + 1 => i + 1,
+        None if i == 0 && y2 == y1 - 1 => return Some("previous"),
+        None => return None,
+    };
     match (j as i64 - i as i64, y2 - y1) {
         (1, 1) => Some("next"),
         (-1, -1) => Some("previous"),
@@ -381,8 +405,17 @@ fn render(
             let mut s2 = slots.clone();
             s2.insert("change".into(), change_text);
             let mut t = capitalize(&with_np(frame, &np, &s2)?);
-            if let Answer::Number { decimals, .. } = &q.answer {
-                t = run.round(&t, *decimals)?;
+            // An unanswerable variant states the rounding its answerable twin
+            // would, so the wording gives nothing away.
+            let decimals = match &q.answer {
+                Answer::Number { decimals, .. } => Some(*decimals),
+                Answer::Unanswerable => {
+                    slots::asked_decimals(base).or_else(|| slots::series_decimals(base, spec))
+                }
+                _ => None,
+            };
+            if let Some(d) = decimals {
+                t = run.round(&t, d)?;
             }
             t
         }
@@ -469,6 +502,16 @@ fn render(
             let aside = run.pick_owned("aside", &b.asides)?;
             text = format!("{text} {aside}");
             run.transforms.push("aside".into());
+        }
+    }
+    if name == "visual" {
+        // Visual references bring their own article ("the the blue bar series").
+        text = text.replace("the the ", "the ").replace("The the ", "The ");
+        for t in &mut history {
+            t.question = t
+                .question
+                .replace("the the ", "the ")
+                .replace("The the ", "The ");
         }
     }
     if name == "noisy" {

@@ -13,6 +13,10 @@ pub fn category_nouns(panel: &PanelSpec) -> (String, String) {
     let table = &panel.table;
     let singular = match table.index.ctype {
         ColumnType::Year => "year".to_string(),
+        // "In which month did … increase the most?", not "In which date".
+        ColumnType::Date if table.category_labels().iter().all(|c| is_month(c)) => {
+            "month".to_string()
+        }
         ColumnType::Date => "date".to_string(),
         _ => {
             let name = table.index.name.trim().to_lowercase();
@@ -30,6 +34,15 @@ pub fn category_nouns(panel: &PanelSpec) -> (String, String) {
     };
     let plural = plural(&singular);
     (singular, plural)
+}
+
+/// "2023-11": a month as tables print it.
+fn is_month(label: &str) -> bool {
+    let b = label.as_bytes();
+    b.len() == 7
+        && b[4] == b'-'
+        && b[..4].iter().chain(&b[5..]).all(u8::is_ascii_digit)
+        && matches!(label[5..].parse::<u8>(), Ok(1..=12))
 }
 
 pub fn plural(word: &str) -> String {
@@ -59,14 +72,21 @@ pub fn decimals_phrase(decimals: u8) -> String {
         1 => "one decimal place".into(),
         2 => "two decimal places".into(),
         3 => "three decimal places".into(),
+        4 => "four decimal places".into(),
+        5 => "five decimal places".into(),
+        6 => "six decimal places".into(),
         n => format!("{n} decimal places"),
     }
 }
 
+/// The series' number format; a series the chart does not show (an
+/// unanswerable variant) borrows the first drawn series' format, so its
+/// numbers print like the answerable question's and give nothing away.
 fn format_of(panel: &PanelSpec, series: &str) -> NumberFormat {
     panel
         .table
         .series(series)
+        .or_else(|| panel.series.first().and_then(|s| panel.table.series(s)))
         .map(|c| c.format.clone())
         .unwrap_or_default()
 }
@@ -251,6 +271,25 @@ pub fn asked_decimals(query: &Query) -> Option<u8> {
         Query::Aggregate { decimals, .. } => *decimals,
         _ => None,
     }
+}
+
+/// Decimals a number about the query's (first) series prints with; a series
+/// the chart does not show borrows the first drawn series' format.
+pub fn series_decimals(query: &Query, spec: &ChartSpec) -> Option<u8> {
+    let panels = spec.panels();
+    let panel = panels.get(query.panel())?;
+    let series = match query {
+        Query::ValueAt { series, .. }
+        | Query::Aggregate { series, .. }
+        | Query::Spread { series, .. }
+        | Query::MaxValue {
+            series: Some(series),
+            ..
+        } => series.clone(),
+        Query::Difference { a, .. } => a.series.clone(),
+        _ => panel.series.first()?.clone(),
+    };
+    Some(format_of(panel, &series).decimals)
 }
 
 /// Families asked as yes/no questions (realized from clauses, not noun phrases).

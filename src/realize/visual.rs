@@ -18,9 +18,10 @@ fn mark_nouns(kind: ChartKind) -> (&'static str, &'static str, &'static str, &'s
     match kind {
         ChartKind::Line => ("line", "point", "highest", "lowest"),
         ChartKind::Area | ChartKind::StackedArea => ("area", "point", "highest", "lowest"),
-        ChartKind::Pie | ChartKind::Donut => ("slices", "slice", "largest", "smallest"),
-        ChartKind::HorizontalBar => ("bars", "bar", "longest", "shortest"),
-        _ => ("bars", "bar", "tallest", "shortest"),
+        // Series nouns stay grammatically singular ("the blue bar series is lowest").
+        ChartKind::Pie | ChartKind::Donut => ("slice series", "slice", "largest", "smallest"),
+        ChartKind::HorizontalBar => ("bar series", "bar", "longest", "shortest"),
+        _ => ("bar series", "bar", "tallest", "shortest"),
     }
 }
 
