@@ -231,33 +231,8 @@ fn descriptive_query(
     None
 }
 
-/// Families whose answer can be offered as options or claimed.
-const CLAIMABLE: &[&str] = &[
-    "value_at",
-    "argmax",
-    "argmin",
-    "max_value",
-    "min_value",
-    "difference",
-    "ratio",
-    "percent_change",
-    "sum",
-    "mean",
-    "median",
-    "count_above",
-    "count_below",
-    "compare",
-    "rank",
-    "trend",
-    "largest_increase",
-    "largest_decrease",
-    "max_gap",
-    "crosses",
-    "share",
-    "share_sum",
-    "spread",
-    "top_mean",
-];
+/// Families whose answer can be offered as options or claimed: every data family.
+const CLAIMABLE: &[&str] = pick::DATA_FAMILIES;
 
 /// Families a hypothetical change feeds into.
 const HYPOTHETICAL: &[&str] = &[

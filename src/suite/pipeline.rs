@@ -665,8 +665,10 @@ impl Env<'_> {
                     let reference = perturb::subplots::panel_reference(&chart.spec, to);
                     // The panel is named where the conversation starts.
                     match moved.history.first_mut() {
-                        Some(turn) => turn.question = format!("In {reference}: {}", turn.question),
-                        None => moved.text = format!("In {reference}: {}", q.text),
+                        Some(turn) => {
+                            turn.question = format!("Refer to {reference}. {}", turn.question)
+                        }
+                        None => moved.text = format!("Refer to {reference}. {}", q.text),
                     }
                 }
                 match recheck(info.effect, &moved, &chart) {
