@@ -516,7 +516,10 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
     let take =
         |n: usize| -> Vec<String> { numeric.iter().take(n).map(|s| s.to_string()).collect() };
     let series = match kind {
-        ChartKind::Bar | ChartKind::HorizontalBar | ChartKind::Area => take(1),
+        ChartKind::Bar | ChartKind::Area => take(1),
+        // Unlike series get one chosen series (the first); commensurable ones
+        // are drawn as grouped horizontal bars.
+        ChartKind::HorizontalBar if is_scatter_style(table) => take(1),
         ChartKind::Pie | ChartKind::Donut => {
             let s = take(1);
             let col = table.series(&s[0]).ok_or_else(|| err("series vanished"))?;
@@ -550,7 +553,7 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
             }
             s
         }
-        ChartKind::GroupedBar | ChartKind::Line => {
+        ChartKind::GroupedBar | ChartKind::Line | ChartKind::HorizontalBar => {
             // One value axis: only series commensurable with the first share it.
             numeric
                 .iter()
