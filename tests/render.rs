@@ -895,3 +895,55 @@ fn awkward_tables_render_without_panicking() {
         }
     }
 }
+
+/// Every series a panel lists is drawn, and the scene lists exactly the drawn marks:
+/// several series on horizontal bars are grouped, one bar per series and category.
+#[test]
+fn horizontal_bars_draw_every_listed_series() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let (tables, errors) = chartstress::table::load_tables(&[dir], false);
+    assert!(errors.is_empty(), "{errors:?}");
+    let mut multi = 0;
+    for t in &tables {
+        if !spec::suitable_kinds(t).contains(&ChartKind::HorizontalBar) {
+            continue;
+        }
+        let s = single(t, ChartKind::HorizontalBar, "classic");
+        let panel = &s.panels()[0];
+        let r = render::render(&s).unwrap();
+        let p = &r.scene.panels[0];
+        let mut drawn: Vec<&str> = Vec::new();
+        for m in &p.marks {
+            if !drawn.contains(&m.series.as_str()) {
+                drawn.push(&m.series);
+            }
+        }
+        assert_eq!(drawn, panel.series, "{}", t.id);
+        let cells: usize = panel
+            .series
+            .iter()
+            .map(|n| {
+                let col = t.series(n).unwrap();
+                col.cells.iter().filter(|c| c.as_f64().is_some()).count()
+            })
+            .sum();
+        assert_eq!(p.marks.len(), cells, "{}", t.id);
+        if panel.series.len() >= 2 {
+            multi += 1;
+            let legend: Vec<&str> = p.legend.iter().map(|e| e.label.as_str()).collect();
+            assert_eq!(legend.len(), panel.series.len(), "{}", t.id);
+            // Bars of one category sit one below the other, not on top of each other.
+            let cat = p.marks[0].category.clone();
+            let mut ys: Vec<f32> = p
+                .marks
+                .iter()
+                .filter(|m| m.category == cat)
+                .map(|m| m.bbox.y)
+                .collect();
+            ys.sort_by(f32::total_cmp);
+            ys.dedup();
+            assert_eq!(ys.len(), panel.series.len(), "{}", t.id);
+        }
+    }
+    assert!(multi >= 2, "fixtures with grouped horizontal bars: {multi}");
+}

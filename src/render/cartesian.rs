@@ -179,10 +179,7 @@ pub fn draw(
     );
     let drawn_series: Vec<&Series> = if xy {
         Vec::new()
-    } else if matches!(
-        kind,
-        ChartKind::Bar | ChartKind::HorizontalBar | ChartKind::Area
-    ) {
+    } else if matches!(kind, ChartKind::Bar | ChartKind::Area) {
         series.iter().take(1).collect()
     } else {
         series.iter().collect()
@@ -217,6 +214,15 @@ pub fn draw(
         _ if legend_items.is_empty() => LegendPlacement::None,
         LegendPlacement::Auto => LegendPlacement::Top,
         LegendPlacement::Direct if !is_line => LegendPlacement::Top,
+        // Bars grow along x from the left: an inside corner would cover the top bars.
+        LegendPlacement::TopLeft
+        | LegendPlacement::TopRight
+        | LegendPlacement::BottomLeft
+        | LegendPlacement::BottomRight
+            if horizontal =>
+        {
+            LegendPlacement::Top
+        }
         LegendPlacement::BottomLeft => LegendPlacement::TopLeft,
         LegendPlacement::BottomRight => LegendPlacement::TopRight,
         // A side legend would squeeze a narrow panel: put it on top instead.
@@ -641,11 +647,9 @@ pub fn draw(
         | ChartKind::HorizontalBar
         | ChartKind::GroupedBar
         | ChartKind::StackedBar => {
-            let k = if kind == ChartKind::GroupedBar {
-                drawn_series.len()
-            } else {
-                1
-            };
+            // Several series on horizontal bars are grouped like grouped bars.
+            let grouped = matches!(kind, ChartKind::GroupedBar | ChartKind::HorizontalBar);
+            let k = if grouped { drawn_series.len() } else { 1 };
             let group = slot * st.bar_width;
             let sub = group / k as f32;
             let gap = if k > 1 { (sub * 0.08).min(3.0) } else { 0.0 };
@@ -672,7 +676,7 @@ pub fn draw(
                     } else {
                         (vpix(a), vpix(b))
                     };
-                    let slot_j = if kind == ChartKind::GroupedBar { j } else { 0 };
+                    let slot_j = if grouped { j } else { 0 };
                     let c0 = cat_center(r) - group / 2.0 + sub * slot_j as f32 + gap / 2.0;
                     let c1 = c0 + sub - gap;
                     let bbox = if horizontal {

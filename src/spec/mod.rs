@@ -305,6 +305,125 @@ fn magnitude_ratio(table: &Table, series: &[&str]) -> f64 {
     }
 }
 
+/// The unit a series name gives in trailing parentheses, e.g. "US$ per month".
+fn name_unit(name: &str) -> Option<String> {
+    let name = name.trim();
+    let open = name.rfind('(')?;
+    name.ends_with(')')
+        .then(|| name[open + 1..name.len() - 1].trim().to_lowercase())
+        .filter(|u| !u.is_empty())
+}
+
+/// Whether all series are in one unit: same printed prefix/suffix and the same
+/// unit named in their headers.
+fn same_unit(table: &Table, series: &[&str]) -> bool {
+    let units: Vec<(Option<String>, Option<String>, Option<String>)> = series
+        .iter()
+        .filter_map(|s| table.series(s))
+        .map(|c| {
+            (
+                c.format.prefix.clone(),
+                c.format.suffix.clone(),
+                name_unit(&c.name),
+            )
+        })
+        .collect();
+    units.windows(2).all(|w| w[0] == w[1])
+}
+
+/// Words naming quantities that do not add up across series: rates, indices,
+/// averages, prices, anomalies and the like.
+const NON_ADDITIVE_WORDS: [&str; 16] = [
+    "rate",
+    "index",
+    "average",
+    "mean",
+    "median",
+    "price",
+    "anomaly",
+    "expectancy",
+    "per capita",
+    "growth",
+    "ratio",
+    "temperature",
+    "°",
+    "exchange",
+    "yield",
+    "score",
+];
+
+fn mentions_non_additive(text: &str) -> bool {
+    let text = text.to_lowercase();
+    NON_ADDITIVE_WORDS.iter().any(|w| {
+        text.match_indices(w).any(|(i, _)| {
+            // Whole words only ("rate" must not match "generation", "corporate").
+            let before = text[..i].chars().next_back();
+            let after = text[i + w.len()..].chars().next();
+            !before.is_some_and(char::is_alphanumeric)
+                && (!after.is_some_and(char::is_alphanumeric)
+                    || after == Some('s')
+                        && !text[i + w.len() + 1..].starts_with(char::is_alphanumeric))
+        })
+    })
+}
+
+/// Whether per-row sums of the series are ~100 (or ~1): parts of a whole in percent.
+fn rows_sum_to_whole(table: &Table, series: &[&str]) -> bool {
+    let cols: Vec<_> = series.iter().filter_map(|s| table.series(s)).collect();
+    (0..table.n_rows()).all(|r| {
+        let sum: f64 = cols.iter().filter_map(|c| c.cells.get(r)?.as_f64()).sum();
+        (sum - 100.0).abs() <= 1.5 || (sum - 1.0).abs() <= 0.015
+    })
+}
+
+/// Whether the series have one unit and magnitudes within about two orders,
+/// so they can share a value axis (grouped bars, several lines).
+pub fn is_commensurable(table: &Table, series: &[&str]) -> bool {
+    same_unit(table, series) && magnitude_ratio(table, series) <= 100.0
+}
+
+/// Whether a table is about the relation of unlike series on labelled rows
+/// (income vs rent per city): at least two numeric series in different units
+/// or magnitudes, or a sidecar naming the first series as the x axis.
+pub fn is_scatter_style(table: &Table) -> bool {
+    let series = numeric_series(table);
+    if series.len() < 2 || is_ordered_index(table) {
+        return false;
+    }
+    let x_names_series = table
+        .meta
+        .x_label
+        .as_deref()
+        .is_some_and(|l| series.iter().any(|s| l.trim().eq_ignore_ascii_case(s)));
+    x_names_series
+        || !same_unit(table, &series)
+        || (table.meta.unit.is_none() && magnitude_ratio(table, &series) > 8.0)
+}
+
+/// Whether the series may be stacked: non-negative parts of a whole, or
+/// counts/amounts in one unit, never rates, indices, averages or prices.
+pub fn is_stackable(table: &Table, series: &[&str]) -> bool {
+    if series.len() < 2 || is_scatter_style(table) || !is_commensurable(table, series) {
+        return false;
+    }
+    if !all_values(table, series).all(|v| v >= 0.0) {
+        return false;
+    }
+    let meta = &table.meta;
+    let texts = series
+        .iter()
+        .copied()
+        .chain(meta.unit.as_deref())
+        .chain(meta.y_label.as_deref());
+    if texts.into_iter().any(mentions_non_additive) {
+        return false;
+    }
+    let percent = series.iter().filter_map(|s| table.series(s)).any(|c| {
+        c.format.suffix.as_deref() == Some("%") || name_unit(&c.name).as_deref() == Some("%")
+    }) || meta.unit.as_deref().is_some_and(|u| u.trim() == "%");
+    !percent || rows_sum_to_whole(table, series)
+}
+
 /// The chart kinds that suit a table, best first.
 pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
     use ChartKind::*;
@@ -312,7 +431,6 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
     if series.is_empty() || table.n_rows() == 0 {
         return Vec::new();
     }
-    let non_negative = all_values(table, &series).all(|v| v >= 0.0);
     let labels = table.category_labels();
     let long_labels = labels.iter().any(|l| l.chars().count() > 14) || labels.len() > 12;
     let mut kinds = Vec::new();
@@ -321,54 +439,57 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
         return kinds;
     }
     let multi = series.len() >= 2;
+    let shared_axis = multi && is_commensurable(table, &series);
+    let stackable = is_stackable(table, &series);
     if is_ordered_index(table) {
-        kinds.push(Line);
+        if !multi || shared_axis {
+            kinds.push(Line);
+        }
         if multi {
-            kinds.push(GroupedBar);
-            if non_negative {
+            if shared_axis {
+                kinds.push(GroupedBar);
+            }
+            if stackable {
                 kinds.push(StackedArea);
                 kinds.push(StackedBar);
             }
-        } else {
-            kinds.push(Bar);
-            kinds.push(Area);
         }
-    } else {
-        if multi {
-            kinds.push(GroupedBar);
-            if non_negative {
-                kinds.push(StackedBar);
+        if !multi || !shared_axis {
+            // Unlike series cannot share an axis: the line shows the series
+            // commensurable with the first, bars and areas the first alone.
+            kinds.extend([Line, Bar, Area]);
+            kinds.dedup();
+        }
+    } else if is_scatter_style(table) {
+        let bubble = series.len() >= 3
+            && table
+                .series(series[2])
+                .is_some_and(|c| c.cells.iter().filter_map(|x| x.as_f64()).all(|v| v >= 0.0));
+        if table.n_rows() >= 3 {
+            if bubble {
+                kinds.push(Bubble);
             }
-            kinds.push(HorizontalBar);
-        } else if long_labels {
+            kinds.push(Scatter);
+        }
+        // Bars show one chosen series (the first), never all unlike series at once.
+        if long_labels {
             kinds.extend([HorizontalBar, Bar]);
         } else {
             kinds.extend([Bar, HorizontalBar]);
         }
-        if table.index.ctype == ColumnType::Text && multi && table.n_rows() >= 3 {
-            let bubble = series.len() >= 3
-                && table
-                    .series(series[2])
-                    .is_some_and(|c| c.cells.iter().filter_map(|x| x.as_f64()).all(|v| v >= 0.0));
-            // Series of unlike magnitudes without a shared unit (income vs rent) or a
-            // sidecar naming a series as the x axis mean the table is about a relationship.
-            // A shared unit (TWh for every source) means comparable series, not a relationship.
-            let relation = (table.meta.unit.is_none() && magnitude_ratio(table, &series) > 8.0)
-                || table
-                    .meta
-                    .x_label
-                    .as_deref()
-                    .is_some_and(|l| l.trim().eq_ignore_ascii_case(series[0]));
-            let mut xy = vec![Scatter];
-            if bubble {
-                xy.insert(0, Bubble);
-            }
-            if relation {
-                kinds.splice(0..0, xy);
-            } else {
-                kinds.extend(xy.into_iter().rev());
-            }
+    } else if multi {
+        kinds.push(GroupedBar);
+        if stackable {
+            kinds.push(StackedBar);
         }
+        kinds.push(HorizontalBar);
+        if table.index.ctype == ColumnType::Text && table.n_rows() >= 3 {
+            kinds.push(Scatter);
+        }
+    } else if long_labels {
+        kinds.extend([HorizontalBar, Bar]);
+    } else {
+        kinds.extend([Bar, HorizontalBar]);
     }
     kinds
 }
@@ -395,7 +516,10 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
     let take =
         |n: usize| -> Vec<String> { numeric.iter().take(n).map(|s| s.to_string()).collect() };
     let series = match kind {
-        ChartKind::Bar | ChartKind::HorizontalBar | ChartKind::Area => take(1),
+        ChartKind::Bar | ChartKind::Area => take(1),
+        // Unlike series get one chosen series (the first); commensurable ones
+        // are drawn as grouped horizontal bars.
+        ChartKind::HorizontalBar if is_scatter_style(table) => take(1),
         ChartKind::Pie | ChartKind::Donut => {
             let s = take(1);
             let col = table.series(&s[0]).ok_or_else(|| err("series vanished"))?;
@@ -429,7 +553,15 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
             }
             s
         }
-        ChartKind::GroupedBar | ChartKind::Line => take(12),
+        ChartKind::GroupedBar | ChartKind::Line | ChartKind::HorizontalBar => {
+            // One value axis: only series commensurable with the first share it.
+            numeric
+                .iter()
+                .filter(|s| is_commensurable(table, &[numeric[0], s]))
+                .take(12)
+                .map(|s| s.to_string())
+                .collect()
+        }
     };
     let meta = &table.meta;
     let (x_label, y_label) = match kind {
@@ -904,5 +1036,109 @@ fn kind_title(kind: ChartKind) -> &'static str {
         ChartKind::Pie | ChartKind::Donut => "Shares",
         ChartKind::Scatter => "Relationship",
         ChartKind::Bubble => "Relationship and size",
+    }
+}
+
+#[cfg(test)]
+mod kind_tests {
+    use super::*;
+    use ChartKind::*;
+
+    fn fixture(name: &str) -> Table {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures")
+            .join(name);
+        crate::table::load_table(&path).unwrap()
+    }
+
+    fn kinds(name: &str) -> Vec<ChartKind> {
+        suitable_kinds(&fixture(name))
+    }
+
+    const STACKED_OR_GROUPED: [ChartKind; 3] = [StackedBar, StackedArea, GroupedBar];
+
+    #[test]
+    fn scatter_style_tables_get_scatter_and_one_series_bars() {
+        assert_eq!(
+            kinds("city_income_rent_scatter.csv"),
+            [Scatter, Bar, HorizontalBar]
+        );
+        assert_eq!(
+            kinds("country_bubble.csv"),
+            [Bubble, Scatter, Bar, HorizontalBar]
+        );
+        let style = theme("classic").unwrap();
+        for name in ["city_income_rent_scatter.csv", "country_bubble.csv"] {
+            let t = fixture(name);
+            assert!(is_scatter_style(&t), "{name}");
+            for k in [Bar, HorizontalBar] {
+                let p = panel(&t, k, &style).unwrap();
+                assert_eq!(p.series, [numeric_series(&t)[0]], "{name} {k:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn rates_anomalies_and_means_are_not_stacked() {
+        for name in [
+            "exchange_rates_decimals.csv",
+            "temperature_anomaly.csv",
+            "air_quality_columns.json",
+            "social_media_long.csv",
+            "gdp_growth_g7.csv",
+        ] {
+            let k = kinds(name);
+            assert!(
+                !k.contains(&StackedBar) && !k.contains(&StackedArea),
+                "{name}: {k:?}"
+            );
+        }
+        // USD/JPY is two orders above the euro and pound rates: no shared axis.
+        let t = fixture("exchange_rates_decimals.csv");
+        assert!(!kinds("exchange_rates_decimals.csv").contains(&GroupedBar));
+        let line = panel(&t, Line, &theme("classic").unwrap()).unwrap();
+        assert_eq!(line.series, ["EUR/USD", "GBP/USD"]);
+    }
+
+    #[test]
+    fn amounts_in_one_unit_are_stacked() {
+        for name in [
+            "energy_mix_stacked.csv",
+            "renewables_stacked_area.csv",
+            "smartphone_shipments_grouped.csv",
+            "cloud_revenue_billions.csv",
+        ] {
+            let k = kinds(name);
+            assert!(k.contains(&StackedBar), "{name}: {k:?}");
+            assert!(k.contains(&GroupedBar), "{name}: {k:?}");
+        }
+    }
+
+    #[test]
+    fn non_additive_words_are_whole_words() {
+        assert!(mentions_non_additive("Unemployment rate"));
+        assert!(mentions_non_additive("GDP per capita (US$)"));
+        assert!(mentions_non_additive("Median rent"));
+        assert!(mentions_non_additive("Price index"));
+        assert!(mentions_non_additive("Interest rates"));
+        assert!(!mentions_non_additive("Electricity generation (TWh)"));
+        assert!(!mentions_non_additive("Corporate revenue"));
+        assert!(!mentions_non_additive("Meanwhile sales"));
+    }
+
+    #[test]
+    fn no_fixture_stacks_or_groups_unlike_series() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        let (tables, errors) = crate::table::load_tables(&[dir], false);
+        assert!(errors.is_empty(), "{errors:?}");
+        for t in &tables {
+            let series = numeric_series(t);
+            for k in suitable_kinds(t) {
+                if STACKED_OR_GROUPED.contains(&k) {
+                    assert!(is_commensurable(t, &series), "{} {k:?}", t.id);
+                    assert!(!is_scatter_style(t), "{} {k:?}", t.id);
+                }
+            }
+        }
     }
 }
