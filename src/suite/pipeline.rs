@@ -167,6 +167,9 @@ struct Balance {
     letters: BTreeMap<char, u64>,
     axes: BTreeMap<String, u64>,
     severities: BTreeMap<(String, u8), u64>,
+    /// Questions selected so far, and how many of them are unanswerable.
+    selected: u64,
+    unanswerable: u64,
 }
 
 fn weight(quota: &BTreeMap<String, f64>, key: &str) -> f64 {
@@ -267,6 +270,8 @@ impl Balance {
     }
 
     fn count(&mut self, q: &Question) {
+        self.selected += 1;
+        self.unanswerable += u64::from(!q.answerable);
         *self.types.entry(q.question_type).or_default() += 1;
         *self.families.entry(q.family.clone()).or_default() += 1;
         self.count_answer(&q.answer);
@@ -291,16 +296,17 @@ impl Balance {
         chart_id: &str,
         config: &SuiteConfig,
     ) -> Vec<Question> {
-        use rand::RngExt;
         let mut out = Vec::new();
         while out.len() < n && !pool.is_empty() {
-            // Each slot is unanswerable with the configured probability, from
-            // a seed of the slot, so the share holds over the suite.
-            let want_unanswerable = seed::rng(
-                config.seed,
-                &["unanswerable", chart_id, &out.len().to_string()],
-            )
-            .random_bool(config.unanswerable_share.clamp(0.0, 1.0));
+            // A slot asks for an unanswerable question while the table is
+            // below its share; a chart without an unanswerable candidate leaves
+            // the debt to the next one, so the share holds over the suite. The
+            // seeded offset moves where each table rounds.
+            let share = config.unanswerable_share.clamp(0.0, 1.0);
+            let want_unanswerable = share > 0.0
+                && (self.unanswerable as f64)
+                    < share * (self.selected as f64 + 1.0) - 0.5
+                        + self.offset(&format!("unanswerable{chart_id}"));
             let (best, key) = pool
                 .iter()
                 .enumerate()
@@ -381,13 +387,14 @@ fn recheck(effect: AnswerEffect, q: &Question, chart: &Chart) -> Verdict {
     if now == q.answer {
         return Verdict::Keep(Box::new(q.clone()));
     }
-    // Descriptive answers are read from the scene, which style changes legitimately alter.
-    let effect =
-        if effect == AnswerEffect::Preserving && q.question_type == QuestionType::Descriptive {
-            AnswerEffect::Recomputing
-        } else {
-            effect
-        };
+    // Descriptive answers (title, ticks, legend, source…) are read from the
+    // scene, which style changes and clutter legitimately alter, whatever the
+    // question's type.
+    let effect = if effect == AnswerEffect::Preserving && crate::query::is_descriptive(&q.query) {
+        AnswerEffect::Recomputing
+    } else {
+        effect
+    };
     let gone = now == Answer::Unanswerable;
     match effect {
         AnswerEffect::Preserving => Verdict::Drop("preserving_violation"),
@@ -804,7 +811,10 @@ impl Env<'_> {
                 count: config.questions_per_chart * config.oversample.max(1),
                 types: config.question_types.clone(),
                 families: config.families.clone(),
-                unanswerable_share: config.unanswerable_share,
+                // Candidates over-represent unanswerable questions (not every
+                // chart yields one); `select` then keeps the configured share.
+                unanswerable_share: (config.unanswerable_share * 2.5)
+                    .clamp(config.unanswerable_share, 0.9),
                 ..QuestionOptions::default()
             };
             let candidates = questions::generate(&chart.id, &chart.spec, &chart.scene, &opts);
