@@ -593,16 +593,15 @@ fn answers_are_balanced() {
     );
 }
 
-/// A small validator for the item schema documented in docs/readme/suite.md:
+/// A small validator for the item schema documented in README.md:
 /// required properties and their JSON types.
 #[test]
 fn items_jsonl_matches_the_documented_schema() {
     let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/readme/suite.md"))
-            .unwrap();
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
     let start = readme
         .find("```json\n{\n  \"$schema\"")
-        .expect("schema block in docs/readme/suite.md")
+        .expect("schema block in README.md")
         + 8;
     let end = start + readme[start..].find("```").unwrap();
     let schema: serde_json::Value =

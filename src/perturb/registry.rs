@@ -174,14 +174,13 @@ mod tests {
 
     #[test]
     fn readme_table_matches_the_registry() {
-        let readme =
-            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/readme/suite.md"))
-                .expect("docs/readme/suite.md exists");
+        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+            .expect("README.md exists");
         let lines: Vec<&str> = readme.lines().collect();
         for row in ladder_markdown().lines() {
             assert!(
                 lines.contains(&row),
-                "docs/readme/suite.md lacks this row of perturb::ladder_markdown():\n{row}"
+                "README.md lacks this row of perturb::ladder_markdown():\n{row}"
             );
         }
     }
