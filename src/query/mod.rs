@@ -152,8 +152,8 @@ pub fn is_descriptive(query: &Query) -> bool {
     )
 }
 
-/// Every family name, data families first.
-pub const FAMILIES: &[&str] = &[
+/// Families over the table's values.
+pub const DATA_FAMILIES: &[&str] = &[
     "value_at",
     "argmax",
     "argmin",
@@ -178,8 +178,13 @@ pub const FAMILIES: &[&str] = &[
     "share_sum",
     "spread",
     "top_mean",
-    "paragraph_value",
-    "paragraph_difference",
+];
+
+/// Families that need a fact stated in the table's accompanying paragraph.
+pub const PARAGRAPH_FAMILIES: &[&str] = &["paragraph_value", "paragraph_difference"];
+
+/// Descriptive families generated on their own, answered from the Scene.
+pub const DESCRIPTIVE_FAMILIES: &[&str] = &[
     "title",
     "x_label",
     "y_label",
@@ -198,8 +203,19 @@ pub const FAMILIES: &[&str] = &[
     "subplot_layout",
     "subplot_count",
     "kpi_value",
-    "source",
 ];
+
+/// Every family name, data families first (`source` is descriptive too, but
+/// only asked about charts that print one).
+pub static FAMILIES: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+    [
+        DATA_FAMILIES,
+        PARAGRAPH_FAMILIES,
+        DESCRIPTIVE_FAMILIES,
+        &["source"],
+    ]
+    .concat()
+});
 
 /// The family name of a query (of its base, for question-type wrappers).
 pub fn family(query: &Query) -> &'static str {

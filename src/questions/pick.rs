@@ -8,53 +8,7 @@ use crate::ir::query::{AggregateOp, Axis, CellRef, Query};
 use crate::ir::{ChartKind, PanelScene};
 use crate::query::PanelData;
 
-pub const DATA_FAMILIES: &[&str] = &[
-    "value_at",
-    "argmax",
-    "argmin",
-    "max_value",
-    "min_value",
-    "difference",
-    "ratio",
-    "percent_change",
-    "sum",
-    "mean",
-    "median",
-    "count_above",
-    "count_below",
-    "compare",
-    "rank",
-    "trend",
-    "largest_increase",
-    "largest_decrease",
-    "max_gap",
-    "crosses",
-    "share",
-    "share_sum",
-    "spread",
-    "top_mean",
-];
-
-pub const DESCRIPTIVE_FAMILIES: &[&str] = &[
-    "title",
-    "x_label",
-    "y_label",
-    "leftmost_x_tick",
-    "rightmost_x_tick",
-    "lowest_y_tick",
-    "highest_y_tick",
-    "x_tick_step",
-    "y_tick_step",
-    "line_count",
-    "lines_intersect",
-    "legend_count",
-    "legend_labels",
-    "general_trend",
-    "tick_count",
-    "subplot_layout",
-    "subplot_count",
-    "kpi_value",
-];
+pub use crate::query::{DATA_FAMILIES, DESCRIPTIVE_FAMILIES};
 
 /// Whether a data family fits the panel at all.
 pub fn data_family_fits(family: &str, d: &PanelData) -> bool {

@@ -604,7 +604,7 @@ mod tests {
 
     #[test]
     fn every_family_has_a_canonical_wording() {
-        for family in crate::query::FAMILIES {
+        for family in crate::query::FAMILIES.iter() {
             let canonical = &banks()["canonical"];
             let covered = canonical.question.keys().any(|k| {
                 k == family
