@@ -273,6 +273,79 @@ fn bar_heights_are_proportional_to_values() {
     }
 }
 
+/// A hand-made spec may list several series on a plain bar or area chart:
+/// every one is drawn (bars grouped, areas overlapping) and in the legend,
+/// so the scene never lacks data the spec holds.
+#[test]
+fn plain_bar_and_area_draw_every_listed_series() {
+    let t = support::energy();
+    let names: Vec<String> = t.series.iter().map(|c| c.name.clone()).collect();
+    for kind in [ChartKind::Bar, ChartKind::Area] {
+        let mut chart = single(&t, kind, "classic");
+        chart.panels_mut()[0].series = names.clone();
+        let r = render::render(&chart).unwrap();
+        let p = &r.scene.panels[0];
+        for name in &names {
+            let values: Vec<f64> = t
+                .series(name)
+                .unwrap()
+                .cells
+                .iter()
+                .filter_map(|c| c.as_f64())
+                .collect();
+            let marks: Vec<f64> = p
+                .marks
+                .iter()
+                .filter(|m| &m.series == name)
+                .map(|m| m.value)
+                .collect();
+            assert_eq!(marks, values, "{kind:?}: marks of {name}");
+        }
+        let legend: Vec<&str> = p.legend.iter().map(|e| e.label.as_str()).collect();
+        assert_eq!(legend, names.iter().map(String::as_str).collect::<Vec<_>>());
+        if kind == ChartKind::Bar {
+            // Grouped: bars of one category sit side by side, not on top of each other.
+            let first: Vec<&chartstress::ir::Mark> = p
+                .marks
+                .iter()
+                .filter(|m| m.category == p.marks[0].category)
+                .collect();
+            assert!(first.windows(2).all(|w| w[0].bbox.right() <= w[1].bbox.x + 0.5));
+        }
+    }
+}
+
+/// Outward ticks ink the pixels left of / below the axes; inward ones
+/// (paper theme) ink the plot side instead, and on a closed box the mirrored
+/// ticks ink the right border's inner side.
+#[test]
+fn tick_marks_point_out_or_in() {
+    let ink = |img: &image::RgbImage, x: f32, y: f32| {
+        let p = img.get_pixel(x.round() as u32, y.round() as u32).0;
+        p.iter().map(|&c| u32::from(c)).sum::<u32>() < 3 * 200
+    };
+    for inward in [false, true] {
+        let mut chart = single(&support::energy(), ChartKind::Line, "paper");
+        for p in chart.panels_mut() {
+            p.style.ticks_inward = inward;
+            p.style.box_frame = true;
+        }
+        let r = render::render(&chart).unwrap();
+        let img = image::load_from_memory(&r.png).unwrap().to_rgb8();
+        let p = &r.scene.panels[0];
+        let plot = p.plot_area;
+        // A middle tick, away from the corners and from data lines' ends.
+        let tick = &p.y_ticks[p.y_ticks.len() / 2];
+        assert_eq!(ink(&img, plot.x - 3.0, tick.pos), !inward, "left, outside");
+        assert_eq!(ink(&img, plot.x + 3.0, tick.pos), inward, "left, inside");
+        assert_eq!(ink(&img, plot.right() - 3.0, tick.pos), inward, "right border");
+        let xt = &p.x_ticks[p.x_ticks.len() / 2];
+        assert_eq!(ink(&img, xt.pos, plot.bottom() + 3.0), !inward, "bottom, outside");
+        assert_eq!(ink(&img, xt.pos, plot.y + 3.0), inward, "top border");
+    }
+    assert!(spec::theme("paper").unwrap().ticks_inward);
+}
+
 #[test]
 fn missing_cells_draw_no_mark() {
     let r = render::render(&single(&support::energy(), ChartKind::Line, "classic")).unwrap();

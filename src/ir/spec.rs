@@ -177,6 +177,9 @@ pub struct Style {
     /// Draw the top and right plot borders (a closed box) instead of only left/bottom.
     pub box_frame: bool,
     pub tick_marks: bool,
+    /// Tick marks point into the plot (paper style); with `box_frame` they
+    /// are mirrored on the top and right borders.
+    pub ticks_inward: bool,
     /// Approximate number of value-axis ticks.
     pub tick_count: u32,
     pub number_style: NumberStyle,
@@ -265,6 +268,7 @@ impl Default for Style {
             axis_line_width: 1.0,
             box_frame: true,
             tick_marks: true,
+            ticks_inward: false,
             tick_count: 6,
             number_style: NumberStyle::Thousands,
             legend: LegendPlacement::Auto,

@@ -177,10 +177,11 @@ pub fn draw(
         kind,
         ChartKind::Line | ChartKind::Area | ChartKind::StackedArea
     );
+    // Every listed series is drawn: several on a plain bar chart are grouped,
+    // several on an area chart overlap (translucent), so the picture never
+    // hides data the spec (and hence the questions) refer to.
     let drawn_series: Vec<&Series> = if xy {
         Vec::new()
-    } else if matches!(kind, ChartKind::Bar | ChartKind::Area) {
-        series.iter().take(1).collect()
     } else {
         series.iter().collect()
     };
@@ -302,7 +303,12 @@ pub fn draw(
     if has_xlabel && !frame.hide_x_labels {
         bottom -= label_h + 8.0;
     }
-    let tick_len = if st.tick_marks { 5.0 } else { 0.0 };
+    // Outward space the tick marks take (inward ticks take none).
+    let tick_len = if st.tick_marks && !st.ticks_inward {
+        TICK_LEN
+    } else {
+        0.0
+    };
     let tick_h = st.tick_size;
 
     // Value extents.
@@ -647,8 +653,8 @@ pub fn draw(
         | ChartKind::HorizontalBar
         | ChartKind::GroupedBar
         | ChartKind::StackedBar => {
-            // Several series on horizontal bars are grouped like grouped bars.
-            let grouped = matches!(kind, ChartKind::GroupedBar | ChartKind::HorizontalBar);
+            // Several series on plain or horizontal bars are grouped like grouped bars.
+            let grouped = !stacked;
             let k = if grouped { drawn_series.len() } else { 1 };
             let group = slot * st.bar_width;
             let sub = group / k as f32;
@@ -999,14 +1005,7 @@ pub fn draw(
                 continue;
             }
             let y = cat_center(i);
-            if st.tick_marks {
-                canvas.line(
-                    &[(plot.x - tick_len, y), (plot.x, y)],
-                    &st.axis_color,
-                    1.0,
-                    None,
-                );
-            }
+            tick_mark(canvas, st, plot, Side::Left, y);
             let bbox = canvas.text(&tick_spec(
                 st,
                 label,
@@ -1027,14 +1026,7 @@ pub fn draw(
     } else {
         for (v, label) in &vaxis.ticks {
             let y = vpix(*v);
-            if st.tick_marks {
-                canvas.line(
-                    &[(plot.x - tick_len, y), (plot.x, y)],
-                    &st.axis_color,
-                    1.0,
-                    None,
-                );
-            }
+            tick_mark(canvas, st, plot, Side::Left, y);
             let bbox = canvas.text(&tick_spec(
                 st,
                 label,
@@ -1077,14 +1069,7 @@ pub fn draw(
                 spec = tick_spec(st, label, fx0, ty, Align::Left);
                 b = text_bbox(&spec);
             }
-            if st.tick_marks {
-                canvas.line(
-                    &[(x, plot.bottom()), (x, plot.bottom() + tick_len)],
-                    &st.axis_color,
-                    1.0,
-                    None,
-                );
-            }
+            tick_mark(canvas, st, plot, Side::Bottom, x);
             // Thin numeric labels that would touch their neighbour.
             if b.x < last_right + 6.0 {
                 continue;
@@ -1108,14 +1093,7 @@ pub fn draw(
             if !shown {
                 continue;
             }
-            if st.tick_marks {
-                canvas.line(
-                    &[(x, plot.bottom()), (x, plot.bottom() + tick_len)],
-                    &st.axis_color,
-                    1.0,
-                    None,
-                );
-            }
+            tick_mark(canvas, st, plot, Side::Bottom, x);
             let (label, bbox) = match &cat_mode {
                 CatMode::Flat => {
                     let bbox = canvas.text(&tick_spec(st, cat, x, ty, Align::Center));
@@ -1352,6 +1330,36 @@ fn draw_direct_labels(
             TextBox { text, bbox }
         })
         .collect()
+}
+
+const TICK_LEN: f32 = 5.0;
+
+#[derive(Clone, Copy)]
+enum Side {
+    Left,
+    Bottom,
+}
+
+/// One tick mark at `pos` (a y on the left axis, an x on the bottom axis):
+/// outward by default; inward ones are mirrored on a closed box's far side.
+fn tick_mark(canvas: &mut Canvas, st: &Style, plot: BBox, side: Side, pos: f32) {
+    if !st.tick_marks {
+        return;
+    }
+    let len = if st.ticks_inward { -TICK_LEN } else { TICK_LEN };
+    let mut segments = vec![match side {
+        Side::Left => [(plot.x - len, pos), (plot.x, pos)],
+        Side::Bottom => [(pos, plot.bottom()), (pos, plot.bottom() + len)],
+    }];
+    if st.ticks_inward && st.box_frame {
+        segments.push(match side {
+            Side::Left => [(plot.right(), pos), (plot.right() - TICK_LEN, pos)],
+            Side::Bottom => [(pos, plot.y), (pos, plot.y + TICK_LEN)],
+        });
+    }
+    for segment in &segments {
+        canvas.line(segment, &st.axis_color, 1.0, None);
+    }
 }
 
 fn tick_spec<'a>(st: &'a Style, text: &'a str, x: f32, y: f32, align: Align) -> TextSpec<'a> {
