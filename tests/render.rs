@@ -310,7 +310,11 @@ fn plain_bar_and_area_draw_every_listed_series() {
                 .iter()
                 .filter(|m| m.category == p.marks[0].category)
                 .collect();
-            assert!(first.windows(2).all(|w| w[0].bbox.right() <= w[1].bbox.x + 0.5));
+            assert!(
+                first
+                    .windows(2)
+                    .all(|w| w[0].bbox.right() <= w[1].bbox.x + 0.5)
+            );
         }
     }
 }
@@ -338,9 +342,17 @@ fn tick_marks_point_out_or_in() {
         let tick = &p.y_ticks[p.y_ticks.len() / 2];
         assert_eq!(ink(&img, plot.x - 3.0, tick.pos), !inward, "left, outside");
         assert_eq!(ink(&img, plot.x + 3.0, tick.pos), inward, "left, inside");
-        assert_eq!(ink(&img, plot.right() - 3.0, tick.pos), inward, "right border");
+        assert_eq!(
+            ink(&img, plot.right() - 3.0, tick.pos),
+            inward,
+            "right border"
+        );
         let xt = &p.x_ticks[p.x_ticks.len() / 2];
-        assert_eq!(ink(&img, xt.pos, plot.bottom() + 3.0), !inward, "bottom, outside");
+        assert_eq!(
+            ink(&img, xt.pos, plot.bottom() + 3.0),
+            !inward,
+            "bottom, outside"
+        );
         assert_eq!(ink(&img, xt.pos, plot.y + 3.0), inward, "top border");
     }
     assert!(spec::theme("paper").unwrap().ticks_inward);

@@ -8,7 +8,7 @@ use std::process::Command;
 use chartstress::ir::suite::{CHARTS_FILE, ITEMS_FILE};
 use chartstress::ir::{
     Answer, AnswerKind, BBox, ChartKind, ChartRecord, Item, Layout, PanelScene, PanelSpec, Query,
-    QuestionType, Realization, Scene, SetName, Style,
+    QuestionType, Realization, Scene, SetName, Style, SuiteManifest,
 };
 use chartstress::suite::{Counts, read_items, read_manifest, write_manifest};
 
@@ -532,6 +532,56 @@ fn every_fixture_suite_item_agrees_with_the_executor_on_its_own_chart() {
         manifest.fingerprint,
         chartstress::suite::fingerprint(&out).unwrap()
     );
+    mcq_letters_are_even_per_set_and_printed_in_order(&items, &manifest);
+}
+
+/// Option letters are spread evenly within every set (counts differ by at
+/// most one), an item asking its original's very question keeps its letter,
+/// and the question text lists the options in the order the answer refers to.
+fn mcq_letters_are_even_per_set_and_printed_in_order(items: &[Item], manifest: &SuiteManifest) {
+    let by_id: std::collections::HashMap<&str, &Item> =
+        items.iter().map(|i| (i.id.as_str(), i)).collect();
+    let mut total: BTreeMap<String, u64> = BTreeMap::new();
+    for set in SetName::ALL {
+        let mut n: BTreeMap<char, usize> = ['a', 'b', 'c', 'd'].map(|l| (l, 0)).into();
+        for it in items.iter().filter(|i| i.set == set) {
+            let Answer::Choice { letter, text } = &it.answer else {
+                continue;
+            };
+            *n.entry(*letter).or_default() += 1;
+            *total.entry(letter.to_string()).or_default() += 1;
+            let i = (*letter as u8 - b'a') as usize;
+            assert_eq!(&it.choices[i], text, "{}", it.id);
+            if !it.perturbations.iter().any(|p| p.name == "typos") {
+                let positions: Vec<usize> = it
+                    .choices
+                    .iter()
+                    .enumerate()
+                    .map(|(k, o)| {
+                        let block = format!("{}) {o}", (b'a' + k as u8) as char);
+                        it.question
+                            .find(&block)
+                            .unwrap_or_else(|| panic!("{}: {block:?} in {:?}", it.id, it.question))
+                    })
+                    .collect();
+                assert!(positions.is_sorted(), "{}: {}", it.id, it.question);
+            }
+            let origin = it.origin.as_deref().and_then(|o| by_id.get(o));
+            if let Some(o) = origin
+                && let Answer::Choice { letter: ol, .. } = &o.answer
+            {
+                let (mut a, mut b) = (o.choices.clone(), it.choices.clone());
+                a.sort();
+                b.sort();
+                if a == b {
+                    assert_eq!(ol, letter, "{} keeps the letter of {}", it.id, o.id);
+                }
+            }
+        }
+        let (lo, hi) = (n.values().min().unwrap(), n.values().max().unwrap());
+        assert!(hi - lo <= 1, "{set:?}: letters {n:?}");
+    }
+    assert_eq!(manifest.counts.get("choice_letter"), Some(&total));
 }
 
 #[test]
@@ -579,13 +629,10 @@ fn answers_are_balanced() {
     );
     let mcq: usize = letters.values().sum();
     assert!(mcq >= 20, "{letters:?}");
-    for (l, n) in &letters {
-        let share = *n as f64 / mcq as f64;
-        assert!(
-            (0.15..=0.35).contains(&share),
-            "letter {l}: {share} of {letters:?}"
-        );
-    }
+    // Letters are evened out suite-wide: counts differ by at most one.
+    assert_eq!(letters.len(), 4, "{letters:?}");
+    let (lo, hi) = (letters.values().min(), letters.values().max());
+    assert!(hi.unwrap() - lo.unwrap() <= 1, "{letters:?}");
     let unanswerable = items.iter().filter(|i| !i.answerable).count() as f64 / items.len() as f64;
     assert!(
         (0.1..=0.3).contains(&unanswerable),

@@ -25,7 +25,7 @@ impl SetName {
         SetName::ModifiedBoth,
     ];
 
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             SetName::Original => "original",
             SetName::ModifiedChart => "modified_chart",

@@ -221,6 +221,17 @@ fn options_text(style: &str, options: &[String]) -> String {
     }
 }
 
+/// `text` with its options block (as `options_text` printed `old`) printed
+/// again for `new`, the same options in another order; None unless the old
+/// block occurs exactly once (a noisy wording may have altered it).
+pub fn reorder_options(text: &str, old: &[String], new: &[String]) -> Option<String> {
+    ["newline", "inline"].into_iter().find_map(|style| {
+        let block = options_text(style, old);
+        (text.matches(block.as_str()).count() == 1)
+            .then(|| text.replacen(block.as_str(), &options_text(style, new), 1))
+    })
+}
+
 /// How a conversation turn refers back to the one before it.
 fn follow_up(
     prev: &Query,
@@ -578,6 +589,27 @@ fn panel_prefix(run: &mut Run, panel: usize, scene: &Scene) -> Option<String> {
 mod tests {
     use super::bank::{FILES, banks};
     use super::slots::is_yes_no_key;
+
+    #[test]
+    fn options_are_reprinted_in_a_new_order() {
+        let old: Vec<String> = ["12", "15", "9", "20"].map(String::from).to_vec();
+        let new: Vec<String> = ["15", "12", "9", "20"].map(String::from).to_vec();
+        let inline = "Which value? Options: a) 12, b) 15, c) 9, d) 20";
+        assert_eq!(
+            super::reorder_options(inline, &old, &new).as_deref(),
+            Some("Which value? Options: a) 15, b) 12, c) 9, d) 20")
+        );
+        let newline = "Which value? Select the right option among \na) 12\nb) 15\nc) 9\nd) 20";
+        assert_eq!(
+            super::reorder_options(newline, &old, &new).as_deref(),
+            Some("Which value? Select the right option among \na) 15\nb) 12\nc) 9\nd) 20")
+        );
+        // A wording that altered the block (typos) cannot be re-printed.
+        assert_eq!(
+            super::reorder_options("Options: a) 12, b) 1S, c) 9, d) 20", &old, &new),
+            None
+        );
+    }
 
     #[test]
     fn every_bank_parses_and_canonical_covers_every_key() {

@@ -13,6 +13,7 @@ mod browse;
 mod composition;
 mod config;
 mod io;
+mod letters;
 mod merge;
 mod pipeline;
 

@@ -163,14 +163,19 @@ struct Balance {
     kinds: BTreeMap<ChartKind, u64>,
     types: BTreeMap<QuestionType, u64>,
     families: BTreeMap<String, u64>,
-    polarity: BTreeMap<(&'static str, bool), u64>,
-    letters: BTreeMap<char, u64>,
+    /// Answer balance per set: (set, yes_no|true_false, value) and (set, letter).
+    polarity: BTreeMap<(&'static str, &'static str, bool), u64>,
+    letters: BTreeMap<(&'static str, char), u64>,
     axes: BTreeMap<String, u64>,
     severities: BTreeMap<(String, u8), u64>,
     /// Questions selected so far, and how many of them are unanswerable.
     selected: u64,
     unanswerable: u64,
 }
+
+const ORIGINAL: &str = SetName::Original.name();
+/// Tries for a question variant whose verdict evens out its set.
+const POLAR_DRAWS: u8 = 8;
 
 fn weight(quota: &BTreeMap<String, f64>, key: &str) -> f64 {
     if quota.is_empty() {
@@ -238,16 +243,16 @@ impl Balance {
             *self.families.get(&q.family).unwrap_or(&0),
             weight(&config.quotas.family, &q.family),
         );
-        let p = self.answer_pressure(&q.answer);
+        let p = self.answer_pressure(ORIGINAL, &q.answer);
         (u, t, p, f)
     }
 
-    /// How over-used this yes/no polarity or option letter already is
-    /// (0 for the least used; 0 for other answers).
-    fn answer_pressure(&self, answer: &Answer) -> f64 {
+    /// How over-used this yes/no polarity or option letter already is in
+    /// `set` (0 for the least used; 0 for other answers).
+    fn answer_pressure(&self, set: &'static str, answer: &Answer) -> f64 {
         let polar = |kind: &'static str, value: bool| {
             let n = |v: bool| {
-                *self.polarity.get(&(kind, v)).unwrap_or(&0) as f64
+                *self.polarity.get(&(set, kind, v)).unwrap_or(&0) as f64
                     + self.offset(&format!("{kind}{v}"))
             };
             n(value) - n(!value)
@@ -257,7 +262,7 @@ impl Balance {
             Answer::TrueFalse { value } => polar("true_false", *value),
             Answer::Choice { letter, .. } => {
                 let n = |l: char| {
-                    *self.letters.get(&l).unwrap_or(&0) as f64 + self.offset(&l.to_string())
+                    *self.letters.get(&(set, l)).unwrap_or(&0) as f64 + self.offset(&l.to_string())
                 };
                 n(*letter)
                     - ['a', 'b', 'c', 'd']
@@ -274,16 +279,21 @@ impl Balance {
         self.unanswerable += u64::from(!q.answerable);
         *self.types.entry(q.question_type).or_default() += 1;
         *self.families.entry(q.family.clone()).or_default() += 1;
-        self.count_answer(&q.answer);
+        self.count_answer(ORIGINAL, &q.answer);
     }
 
-    fn count_answer(&mut self, answer: &Answer) {
+    fn count_answer(&mut self, set: &'static str, answer: &Answer) {
         match answer {
-            Answer::YesNo { value } => *self.polarity.entry(("yes_no", *value)).or_default() += 1,
-            Answer::TrueFalse { value } => {
-                *self.polarity.entry(("true_false", *value)).or_default() += 1
+            Answer::YesNo { value } => {
+                *self.polarity.entry((set, "yes_no", *value)).or_default() += 1
             }
-            Answer::Choice { letter, .. } => *self.letters.entry(*letter).or_default() += 1,
+            Answer::TrueFalse { value } => {
+                *self
+                    .polarity
+                    .entry((set, "true_false", *value))
+                    .or_default() += 1
+            }
+            Answer::Choice { letter, .. } => *self.letters.entry((set, *letter)).or_default() += 1,
             _ => {}
         }
     }
@@ -696,6 +706,7 @@ impl Env<'_> {
         q: &Question,
         chart: &Chart,
         item_seed: u64,
+        set: SetName,
         balance: &mut Balance,
         block: &mut Block,
     ) -> Option<(Question, Applied)> {
@@ -711,10 +722,12 @@ impl Env<'_> {
                 let info = perturb::question::info(name)?;
                 let severity =
                     balance.severity(name, self.config, seed::derive(item_seed, &[name]));
-                // Reformats choose option letters and verdicts: draw a few
-                // seeds and keep the one whose answer is least used so far.
+                // Fact checks and yes/no reformats draw their verdict: draw
+                // until it is the one this set has used least (at most
+                // POLAR_DRAWS tries). Option letters are evened out suite-wide
+                // afterwards (`letters`), so one draw does for those.
                 let mut best: Option<(f64, perturb::Applied<Question>)> = None;
-                for draw in 0..3u8 {
+                for draw in 0..POLAR_DRAWS {
                     let seed = seed::derive(item_seed, &[name, &draw.to_string()]);
                     let Some(a) = perturb::question::apply(
                         name,
@@ -726,15 +739,16 @@ impl Env<'_> {
                     ) else {
                         continue;
                     };
-                    let pressure = balance.answer_pressure(&a.value.answer);
+                    let pressure = balance.answer_pressure(set.name(), &a.value.answer);
                     let polar = matches!(
                         a.value.answer,
-                        Answer::YesNo { .. } | Answer::TrueFalse { .. } | Answer::Choice { .. }
+                        Answer::YesNo { .. } | Answer::TrueFalse { .. }
                     );
+                    let settled = !polar || pressure <= 0.0;
                     if best.as_ref().is_none_or(|(p, _)| pressure < *p) {
                         best = Some((pressure, a));
                     }
-                    if !polar {
+                    if settled {
                         break;
                     }
                 }
@@ -753,7 +767,7 @@ impl Env<'_> {
                     continue;
                 }
                 balance.used(axis, name, severity);
-                balance.count_answer(&new.answer);
+                balance.count_answer(set.name(), &new.answer);
                 return Some((new, record(&info, severity, applied.params)));
             }
         }
@@ -870,6 +884,7 @@ impl Env<'_> {
                             &q,
                             &chart,
                             seed::derive(v_seed, &["question"]),
+                            SetName::ModifiedQuestion,
                             &mut balance,
                             &mut block,
                         )
@@ -897,6 +912,7 @@ impl Env<'_> {
                             &mid_q,
                             &new_chart,
                             seed::derive(v_seed, &["both-question"]),
+                            SetName::ModifiedBoth,
                             &mut balance,
                             &mut block,
                         )
@@ -1058,6 +1074,7 @@ pub fn generate(
     bar.finish_and_clear();
     items_out.finish()?;
     charts_out.finish()?;
+    super::letters::balance_letters(out, config.seed, &mut counts)?;
     for (reason, n) in &summary.dropped {
         if *n > 0 {
             counts.bump("dropped", reason, *n);
