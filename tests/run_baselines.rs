@@ -108,27 +108,11 @@ fn oracle_without_an_executor_is_a_configuration_error() {
 fn blind_answers_everything_without_the_image_and_is_far_from_perfect() {
     let dir = tempfile::tempdir().unwrap();
     let suite = tiny_suite(dir.path(), 12);
-    let out = bin()
-        .arg("run")
-        .arg(&suite)
-        .args(["--adapter", "blind", "--no-progress"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    run_cli(&suite, &["--adapter", "blind"]);
     assert!(accuracy(&suite, "blind") < 0.5);
     let first = std::fs::read_to_string(suite.join("runs/blind/predictions.jsonl")).unwrap();
     // Seeded: a rerun under another name gives the same answers.
-    let out = bin()
-        .arg("run")
-        .arg(&suite)
-        .args(["--adapter", "blind", "--no-progress", "--name", "blind2"])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    run_cli(&suite, &["--adapter", "blind", "--name", "blind2"]);
     let answers = |text: &str| -> Vec<String> {
         text.lines()
             .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["answer"].to_string())
@@ -153,17 +137,7 @@ fn ocr_reads_titles_and_printed_values() {
     }
     let dir = tempfile::tempdir().unwrap();
     let suite = tiny_suite(dir.path(), 8);
-    let out = bin()
-        .arg("run")
-        .arg(&suite)
-        .args(["--adapter", "ocr", "--no-progress"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    run_cli(&suite, &["--adapter", "ocr"]);
     let preds = predictions(&suite, "ocr");
     for (item, p) in items(&suite).iter().zip(&preds) {
         assert_eq!(

@@ -49,14 +49,7 @@ fn call_counts(log: &Path) -> HashMap<String, usize> {
 fn workers_answer_and_log_stderr() {
     let dir = tempfile::tempdir().unwrap();
     let suite = tiny_suite(dir.path(), 8);
-    let out = command_run(&suite, &["--workers", "2"], &[])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeed(&mut command_run(&suite, &["--workers", "2"], &[]));
     let preds = predictions(&suite, "command");
     assert_eq!(preds.len(), 8);
     for (p, item) in preds.iter().zip(items(&suite)) {
@@ -89,12 +82,7 @@ fn a_crashing_worker_is_restarted_and_the_item_retried() {
         ),
         ("ECHO_CALL_LOG", log.display().to_string()),
     ];
-    let out = command_run(&suite, &[], &env).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeed(&mut command_run(&suite, &[], &env));
     let preds = predictions(&suite, "command");
     assert_eq!(preds.len(), 6);
     assert!(preds.iter().all(|p| !p.is_error()));
@@ -168,12 +156,7 @@ fn sigkill_mid_run_then_resume_gives_one_prediction_per_item() {
     torn.extend_from_slice(br#"{"id":"q11","raw":"The ans"#);
     std::fs::write(&predictions_path, torn).unwrap();
 
-    let out = command_run(&suite, &[], &env).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeed(&mut command_run(&suite, &[], &env));
     let text = std::fs::read_to_string(&predictions_path).unwrap();
     assert_eq!(
         text.lines().count(),
@@ -199,32 +182,26 @@ fn program_of_thought_runs_only_when_asked() {
     let dir = tempfile::tempdir().unwrap();
     let suite = tiny_suite(dir.path(), 2);
     let env = [("ECHO_REPLY", "```python\\nprint(6*7)\\n```".to_string())];
-    let out = command_run(
+    succeed(&mut command_run(
         &suite,
         &["--prompt", "pot", "--execute-pot", "--name", "pot"],
         &env,
-    )
-    .output()
-    .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ));
     let preds = predictions(&suite, "pot");
     assert!(preds.iter().all(|p| p.answer == "42"), "{preds:?}");
     assert!(preds[0].raw.contains("print(6*7)"));
 
     // Without --execute-pot the code is not run (and the reply comes from the cache).
-    let out = command_run(&suite, &["--prompt", "pot", "--name", "pot-off"], &env)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    succeed(&mut command_run(
+        &suite,
+        &["--prompt", "pot", "--name", "pot-off"],
+        &env,
+    ));
     let preds = predictions(&suite, "pot-off");
     assert!(preds.iter().all(|p| p.answer != "42" && p.cached));
 
     // A cache tag is part of the key: fresh calls.
-    let out = command_run(
+    succeed(&mut command_run(
         &suite,
         &[
             "--prompt",
@@ -235,10 +212,7 @@ fn program_of_thought_runs_only_when_asked() {
             "weights-v2",
         ],
         &env,
-    )
-    .output()
-    .unwrap();
-    assert!(out.status.success());
+    ));
     assert!(predictions(&suite, "pot-tag").iter().all(|p| !p.cached));
 }
 
@@ -247,10 +221,11 @@ fn prompt_strategies_and_user_templates_reach_the_model() {
     let dir = tempfile::tempdir().unwrap();
     let suite = tiny_suite(dir.path(), 1);
     let env = [("ECHO_REPLY_PROMPT", "1".to_string())];
-    let out = command_run(&suite, &["--prompt", "cot", "--name", "cot"], &env)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    succeed(&mut command_run(
+        &suite,
+        &["--prompt", "cot", "--name", "cot"],
+        &env,
+    ));
     let raw = &predictions(&suite, "cot")[0].raw;
     assert!(
         raw.contains("Question: [q0] What is the value of Sales for Asia?"),
@@ -271,7 +246,7 @@ fn prompt_strategies_and_user_templates_reach_the_model() {
         "MINE {{ strategy }} {{ question_type }}: {{ question }}",
     )
     .unwrap();
-    let out = command_run(
+    succeed(&mut command_run(
         &suite,
         &[
             "--prompt-template",
@@ -280,10 +255,7 @@ fn prompt_strategies_and_user_templates_reach_the_model() {
             "mine",
         ],
         &env,
-    )
-    .output()
-    .unwrap();
-    assert!(out.status.success());
+    ));
     let raw = &predictions(&suite, "mine")[0].raw;
     assert_eq!(
         raw,

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use chartstress::ir::{ChartRecord, Item, SetName};
 use chartstress::questions::{QuestionOptions, generate};
-use run_support::bin;
+use run_support::run_cli;
 
 fn generated_suite(dir: &Path) -> PathBuf {
     let suite = dir.join("suite");
@@ -116,17 +116,7 @@ fn oracle_is_perfect_and_blind_is_not_on_a_generated_suite() {
     let dir = tempfile::tempdir().unwrap();
     let suite = generated_suite(dir.path());
     for adapter in ["oracle", "blind"] {
-        let out = bin()
-            .arg("run")
-            .arg(&suite)
-            .args(["--adapter", adapter, "--no-progress"])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{adapter}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        run_cli(&suite, &["--adapter", adapter]);
     }
     let oracle = accuracy(&suite, "oracle");
     assert!(oracle[&true].1 >= 20, "enough answerable items: {oracle:?}");
@@ -153,17 +143,7 @@ fn ocr_runs_on_a_generated_suite() {
     }
     let dir = tempfile::tempdir().unwrap();
     let suite = generated_suite(dir.path());
-    let out = bin()
-        .arg("run")
-        .arg(&suite)
-        .args(["--adapter", "ocr", "--no-progress"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    run_cli(&suite, &["--adapter", "ocr"]);
     let acc = accuracy(&suite, "ocr");
     let preds =
         chartstress::run::read_predictions(&suite.join("runs/ocr/predictions.jsonl")).unwrap();

@@ -1,8 +1,6 @@
 //! Helpers shared by several perturbations.
 
-use std::io::Cursor;
-
-use image::{ImageFormat, RgbImage};
+use image::RgbImage;
 
 use super::PerturbError;
 use crate::ir::{ChartKind, ChartSpec, GridLines, Query, Style};
@@ -91,10 +89,9 @@ pub fn decode_rgb(name: &'static str, png: &[u8]) -> Result<RgbImage, PerturbErr
 }
 
 pub fn encode_png(name: &'static str, img: &RgbImage) -> Result<Vec<u8>, PerturbError> {
-    let mut out = Cursor::new(Vec::new());
-    img.write_to(&mut out, ImageFormat::Png)
-        .map_err(|source| PerturbError::Encode { name, source })?;
-    Ok(out.into_inner())
+    let (w, h) = img.dimensions();
+    crate::render::fast_png(img.as_raw(), w, h, image::ExtendedColorType::Rgb8)
+        .map_err(|source| PerturbError::Encode { name, source })
 }
 
 #[cfg(test)]

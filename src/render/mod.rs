@@ -140,20 +140,29 @@ fn opaque_rgb(rgba: &[u8]) -> Option<Vec<u8>> {
     (alpha == 255).then_some(rgb)
 }
 
-/// Fast compression + adaptive filter: ~5× faster than the default level for
-/// about twice the size.
 fn encode_png(
     data: &[u8],
     w: u32,
     h: u32,
     color: image::ExtendedColorType,
 ) -> Result<Vec<u8>, RenderError> {
+    fast_png(data, w, h, color).map_err(|e| RenderError::Png(e.to_string()))
+}
+
+/// PNG with fast compression and the adaptive filter: ~5× faster than the
+/// default level for about twice the size. Every PNG the tool writes (charts
+/// and perturbed images) goes through here.
+pub fn fast_png(
+    data: &[u8],
+    w: u32,
+    h: u32,
+    color: image::ExtendedColorType,
+) -> Result<Vec<u8>, image::ImageError> {
     use image::ImageEncoder;
     use image::codecs::png::{CompressionType, FilterType, PngEncoder};
     let mut out = Vec::with_capacity(64 * 1024);
     PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Adaptive)
-        .write_image(data, w, h, color)
-        .map_err(|e| RenderError::Png(e.to_string()))?;
+        .write_image(data, w, h, color)?;
     Ok(out)
 }
 

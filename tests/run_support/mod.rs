@@ -24,6 +24,23 @@ pub fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_chartstress"))
 }
 
+/// Runs `cmd`; the test fails with its stderr unless it succeeds.
+pub fn succeed(cmd: &mut Command) -> std::process::Output {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{:?}: {}",
+        cmd.get_args().collect::<Vec<_>>(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// `chartstress run SUITE ARGS… --no-progress`, which must succeed.
+pub fn run_cli(suite: &Path, args: &[&str]) -> std::process::Output {
+    succeed(bin().arg("run").arg(suite).args(args).arg("--no-progress"))
+}
+
 pub fn table() -> Table {
     Table {
         id: "sales".into(),
