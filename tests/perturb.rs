@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use chartstress::ir::{Answer, ChartSpec, Scene, Table};
+use chartstress::ir::{Answer, ChartSpec, QuestionType, Scene, Table};
 use chartstress::perturb::{self, AnswerEffect, ChartContext, Stage};
 use chartstress::questions::{self, Question, QuestionOptions};
 
@@ -219,4 +219,55 @@ fn question_severity_orders_candidates_by_distance() {
             "severity 1 ({mild}) is no farther than 5 ({strong})"
         );
     }
+}
+
+/// A format shift asked for a verdict gives that verdict whenever one of its
+/// candidates has it, at every severity (the suite's true/false balance
+/// relies on this: the farthest rewordings are mostly false claims).
+#[test]
+fn fact_check_shift_can_be_asked_for_either_verdict() {
+    let tables = fixture_tables();
+    let originals: Vec<(Chart, Vec<Question>)> =
+        tables.iter().take(12).filter_map(original).collect();
+    let mut got = [0usize; 2];
+    for (chart, qs) in &originals {
+        for q in qs
+            .iter()
+            .filter(|q| q.answerable && q.question_type != QuestionType::FactCheck)
+        {
+            for severity in 1..=5u8 {
+                for want in [false, true] {
+                    let prefer = |c: &Question| c.answer == Answer::TrueFalse { value: want };
+                    let Some(a) = perturb::question::apply_preferring(
+                        "format_fact_check",
+                        q,
+                        &chart.spec,
+                        &chart.scene,
+                        severity,
+                        3,
+                        &prefer,
+                    ) else {
+                        continue;
+                    };
+                    assert_eq!(executed(&a.value.query, chart), a.value.answer);
+                    // Without a preferred candidate the unfiltered pick stands.
+                    let plain = perturb::question::apply(
+                        "format_fact_check",
+                        q,
+                        &chart.spec,
+                        &chart.scene,
+                        severity,
+                        3,
+                    )
+                    .unwrap();
+                    if prefer(&a.value) {
+                        got[usize::from(want)] += 1;
+                    } else {
+                        assert_eq!(a.value.text, plain.value.text);
+                    }
+                }
+            }
+        }
+    }
+    assert!(got[0] > 20 && got[1] > 20, "{got:?}");
 }

@@ -61,6 +61,22 @@ pub fn apply(
     severity: u8,
     seed: u64,
 ) -> Option<Applied<Question>> {
+    apply_preferring(name, q, spec, scene, severity, seed, &|_| true)
+}
+
+/// As `apply`, choosing among the candidates `prefer` takes when there are
+/// any (the suite uses it to ask a format shift for the verdict its set
+/// needs: the farthest rewordings are mostly false claims, so filtering after
+/// the pick would leave high severities unbalanced).
+pub fn apply_preferring(
+    name: &str,
+    q: &Question,
+    spec: &ChartSpec,
+    scene: &Scene,
+    severity: u8,
+    seed: u64,
+    prefer: &dyn Fn(&Question) -> bool,
+) -> Option<Applied<Question>> {
     let info = info(name)?;
     let level = super::level(info.name, severity).ok()?;
     let mut found: Vec<(f64, Question)> = Vec::new();
@@ -77,6 +93,9 @@ pub fn apply(
         }
         let distance = 1.0 - strsim::normalized_levenshtein(&q.text, &c.text);
         found.push((distance, c));
+    }
+    if found.iter().any(|(_, c)| prefer(c)) {
+        found.retain(|(_, c)| prefer(c));
     }
     if found.is_empty() {
         return None;

@@ -5,7 +5,7 @@
 //! its own chart; nothing is kept with a stale answer.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -174,8 +174,12 @@ struct Balance {
 }
 
 const ORIGINAL: &str = SetName::Original.name();
-/// Tries for a question variant whose verdict evens out its set.
-const POLAR_DRAWS: u8 = 8;
+/// Seeded draws a question variant gets to offer the verdict its set needs.
+const POLAR_DRAWS: u8 = 3;
+
+fn is_polar(answer: &Answer) -> bool {
+    matches!(answer, Answer::YesNo { .. } | Answer::TrueFalse { .. })
+}
 
 fn weight(quota: &BTreeMap<String, f64>, key: &str) -> f64 {
     if quota.is_empty() {
@@ -722,37 +726,35 @@ impl Env<'_> {
                 let info = perturb::question::info(name)?;
                 let severity =
                     balance.severity(name, self.config, seed::derive(item_seed, &[name]));
-                // Fact checks and yes/no reformats draw their verdict: draw
-                // until it is the one this set has used least (at most
-                // POLAR_DRAWS tries). Option letters are evened out suite-wide
-                // afterwards (`letters`), so one draw does for those.
-                let mut best: Option<(f64, perturb::Applied<Question>)> = None;
+                // Fact checks and yes/no reformats take the verdict this set
+                // has used least when any of a few seeded draws offers it;
+                // otherwise the first draw's pick stands. Option letters are
+                // evened out suite-wide afterwards (`letters`).
+                let wanted = |c: &Question| {
+                    !is_polar(&c.answer) || balance.answer_pressure(set.name(), &c.answer) <= 0.0
+                };
+                let mut best = None;
+                let mut fallback = None;
                 for draw in 0..POLAR_DRAWS {
-                    let seed = seed::derive(item_seed, &[name, &draw.to_string()]);
-                    let Some(a) = perturb::question::apply(
+                    let Some(a) = perturb::question::apply_preferring(
                         name,
                         q,
                         &chart.spec,
                         &chart.scene,
                         severity,
-                        seed,
+                        seed::derive(item_seed, &[name, &draw.to_string()]),
+                        &wanted,
                     ) else {
                         continue;
                     };
-                    let pressure = balance.answer_pressure(set.name(), &a.value.answer);
-                    let polar = matches!(
-                        a.value.answer,
-                        Answer::YesNo { .. } | Answer::TrueFalse { .. }
-                    );
-                    let settled = !polar || pressure <= 0.0;
-                    if best.as_ref().is_none_or(|(p, _)| pressure < *p) {
-                        best = Some((pressure, a));
-                    }
-                    if settled {
+                    if wanted(&a.value) {
+                        best = Some(a);
                         break;
                     }
+                    fallback.get_or_insert(a);
                 }
-                let Some((_, applied)) = best else {
+                let best = best.or(fallback);
+                let Some(applied) = best else {
                     continue;
                 };
                 let new = applied.value;
@@ -983,6 +985,60 @@ fn resolve_env<'a>(config: &'a SuiteConfig, tables: &'a [Table]) -> Result<Env<'
     })
 }
 
+/// Writes blocks in order: each chart once (record and PNG), then items.
+struct SuiteWriter {
+    out: PathBuf,
+    items: LineWriter,
+    charts: LineWriter,
+    written: HashSet<String>,
+}
+
+impl SuiteWriter {
+    fn create(out: &Path) -> Result<SuiteWriter, SuiteError> {
+        Ok(SuiteWriter {
+            out: out.to_path_buf(),
+            items: LineWriter::create(&out.join(ITEMS_FILE))?,
+            charts: LineWriter::create(&out.join(CHARTS_FILE))?,
+            written: HashSet::new(),
+        })
+    }
+
+    fn write_block(
+        &mut self,
+        block: &Block,
+        summary: &mut SuiteSummary,
+        counts: &mut Counts,
+    ) -> Result<(), SuiteError> {
+        for item in &block.items {
+            if self.written.insert(item.chart_id.clone()) {
+                let chart = &block.charts[&item.chart_id];
+                self.charts.write_line(&json(&ChartRecord {
+                    id: chart.id.clone(),
+                    image: chart.image(),
+                    spec: (*chart.spec).clone(),
+                    scene: (*chart.scene).clone(),
+                }))?;
+                let path = self.out.join(chart.image());
+                std::fs::write(&path, chart.png.as_slice()).map_err(io_err(&path))?;
+                summary.charts += 1;
+            }
+            counts.add_item(item);
+            self.items.write_line(&json(item))?;
+            summary.items += 1;
+        }
+        for (reason, n) in &block.dropped {
+            *summary.dropped.entry(reason.clone()).or_default() += n;
+        }
+        summary.errors.extend(block.errors.iter().cloned());
+        Ok(())
+    }
+
+    fn finish(self) -> Result<(), SuiteError> {
+        self.items.finish()?;
+        self.charts.finish()
+    }
+}
+
 pub fn generate(
     tables: &[Table],
     config: &SuiteConfig,
@@ -1023,57 +1079,48 @@ pub fn generate(
             .progress_chars("=> "),
     );
 
-    let mut items_out = LineWriter::create(&out.join(ITEMS_FILE))?;
-    let mut charts_out = LineWriter::create(&out.join(CHARTS_FILE))?;
-    let mut written = HashSet::new();
     let mut summary = SuiteSummary {
         tables: owned.len(),
         out: out.to_path_buf(),
         ..SuiteSummary::default()
     };
     let mut counts = Counts::default();
-    // Bounded chunks keep memory flat while every thread has work.
-    let chunk = (rayon::current_num_threads() * 2).max(2);
-    for tables in owned.chunks(chunk) {
-        let blocks: Vec<Block> = tables
-            .par_iter()
-            .map(|t| {
-                let b = env.table_block(t);
-                bar.inc(1);
-                b
-            })
-            .collect();
-        for block in blocks {
-            for item in &block.items {
-                if written.insert(item.chart_id.clone()) {
-                    let chart = &block.charts[&item.chart_id];
-                    charts_out.write_line(&json(&ChartRecord {
-                        id: chart.id.clone(),
-                        image: chart.image(),
-                        spec: (*chart.spec).clone(),
-                        scene: (*chart.scene).clone(),
-                    }))?;
-                    let path = out.join(chart.image());
-                    std::fs::write(&path, chart.png.as_slice()).map_err(io_err(&path))?;
-                    summary.charts += 1;
+    let mut writer = SuiteWriter::create(out)?;
+    // Chunks bound memory; one thread writes a chunk (PNG files, JSON lines)
+    // while the pool computes the next, in table order.
+    let chunk = (rayon::current_num_threads() * 8).max(8);
+    std::thread::scope(|scope| -> Result<(), SuiteError> {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Block>>(1);
+        let written = scope.spawn(|| -> Result<(), SuiteError> {
+            for blocks in rx {
+                for block in blocks {
+                    writer.write_block(&block, &mut summary, &mut counts)?;
                 }
-                counts.add_item(item);
-                items_out.write_line(&json(item))?;
-                summary.items += 1;
+                bar.set_message(format!(
+                    "{} items, {} charts",
+                    summary.items, summary.charts
+                ));
             }
-            for (reason, n) in block.dropped {
-                *summary.dropped.entry(reason).or_default() += n;
+            Ok(())
+        });
+        for tables in owned.chunks(chunk) {
+            let blocks: Vec<Block> = tables
+                .par_iter()
+                .map(|t| {
+                    let b = env.table_block(t);
+                    bar.inc(1);
+                    b
+                })
+                .collect();
+            if tx.send(blocks).is_err() {
+                break; // the writer failed; its error is returned below
             }
-            summary.errors.extend(block.errors);
         }
-        bar.set_message(format!(
-            "{} items, {} charts",
-            summary.items, summary.charts
-        ));
-    }
+        drop(tx);
+        written.join().expect("suite writer thread")
+    })?;
+    writer.finish()?;
     bar.finish_and_clear();
-    items_out.finish()?;
-    charts_out.finish()?;
     super::letters::balance_letters(out, config.seed, &mut counts)?;
     for (reason, n) in &summary.dropped {
         if *n > 0 {
