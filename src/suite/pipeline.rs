@@ -200,22 +200,30 @@ fn pressure(count: u64, weight: f64) -> f64 {
 }
 
 impl Balance {
+    /// The table's first chart takes the best-suited kind; later ones take
+    /// the least-used kinds in a seeded order, so the less obvious suitable
+    /// kinds (area, stacked area, donut) appear across a suite too.
     fn pick_kind(&mut self, options: &[ChartKind], config: &SuiteConfig) -> Option<ChartKind> {
+        let first = self.kinds.is_empty();
         let kind = options
             .iter()
             .copied()
-            .map(|k| {
-                (
-                    pressure(
-                        *self.kinds.get(&k).unwrap_or(&0),
-                        weight(&config.quotas.kind, k.name()),
-                    ),
-                    k,
-                )
+            .enumerate()
+            .map(|(rank, k)| {
+                let p = pressure(
+                    *self.kinds.get(&k).unwrap_or(&0),
+                    weight(&config.quotas.kind, k.name()),
+                );
+                let tie = if first {
+                    rank as f64
+                } else {
+                    self.offset(k.name())
+                };
+                (p, tie, k)
             })
-            .filter(|(p, _)| p.is_finite())
-            .min_by(|a, b| a.0.total_cmp(&b.0))?
-            .1;
+            .filter(|(p, _, _)| p.is_finite())
+            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)))?
+            .2;
         *self.kinds.entry(kind).or_default() += 1;
         Some(kind)
     }
