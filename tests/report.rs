@@ -180,6 +180,7 @@ fn write_run(dir: &Path, name: &str, expect: &mut Expect, rule: impl Fn(usize, &
             error: None,
             attempts: 1,
             cached: false,
+            item_hash: None,
         };
         if i == 5 {
             p.error = Some("HTTP 500".into());

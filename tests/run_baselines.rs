@@ -147,3 +147,66 @@ fn ocr_reads_titles_and_printed_values() {
         );
     }
 }
+
+/// A suite generated again into the same folder keeps its item ids; answers
+/// given to an earlier version of an item are answered again on resume and
+/// count as missing in a report until then — never reused.
+#[test]
+fn changed_items_are_answered_again_not_reused() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = tiny_suite(dir.path(), 6);
+    let oracle = || {
+        let opts = AdapterOptions {
+            oracle_fn: Some(test_executor()),
+            ..AdapterOptions::default()
+        };
+        adapter::build("oracle", &opts).unwrap()
+    };
+    let opts = RunOptions {
+        progress: false,
+        ..RunOptions::default()
+    };
+    run_suite(&suite, oracle(), &opts).unwrap();
+    assert!(
+        predictions(&suite, "oracle")
+            .iter()
+            .all(|p| p.item_hash.is_some())
+    );
+
+    // Item 2 now asks about another category, under the same id.
+    let mut all = items(&suite);
+    all[2].question = "What is the value of Sales for Asia?".into();
+    all[2].query = Query::ValueAt {
+        panel: 0,
+        series: "Sales".into(),
+        category: CATEGORIES[0].into(),
+    };
+    all[2].answer_text = format!("{}", VALUES[0]);
+    let text: String = all
+        .iter()
+        .map(|i| serde_json::to_string(i).unwrap() + "\n")
+        .collect();
+    std::fs::write(suite.join("items.jsonl"), text).unwrap();
+
+    // The report does not score the stale answer...
+    let report =
+        chartstress::report::build_report(&suite, &[], chartstress::score::Metric::Relaxed)
+            .unwrap();
+    let run = &report.runs[0];
+    assert!(
+        run.warnings.iter().any(|w| w.contains("earlier version")),
+        "{:?}",
+        run.warnings
+    );
+    // ...and a resumed run answers exactly that item again.
+    let summary = run_suite(&suite, oracle(), &opts).unwrap();
+    assert_eq!((summary.stale, summary.skipped, summary.called), (1, 5, 1));
+    let preds = predictions(&suite, "oracle");
+    assert_eq!(preds.len(), 6);
+    let again = preds.iter().find(|p| p.id == all[2].id).unwrap();
+    assert_eq!(again.answer, all[2].answer_text);
+    assert_eq!(
+        again.item_hash.as_deref(),
+        Some(all[2].content_hash().as_str())
+    );
+}

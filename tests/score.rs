@@ -322,6 +322,7 @@ fn pred(answer: &str) -> Prediction {
         error: None,
         attempts: 1,
         cached: false,
+        item_hash: None,
     }
 }
 

@@ -205,6 +205,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         summary.errors,
         summary.elapsed_secs,
     );
+    if summary.stale > 0 {
+        eprintln!(
+            "{} earlier answer(s) were for items that have changed since (the suite was \
+             generated again): answered again",
+            summary.stale
+        );
+    }
     if summary.errors > 0 {
         let kinds: Vec<String> = summary
             .error_counts

@@ -140,3 +140,12 @@ pub struct Item {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub perturbations: Vec<Perturbation>,
 }
+
+impl Item {
+    /// blake3 (16 hex digits) of the item's canonical JSON: everything a
+    /// model sees and the gold answer.
+    pub fn content_hash(&self) -> String {
+        let json = serde_json::to_string(self).unwrap_or_default();
+        blake3::hash(json.as_bytes()).to_hex()[..16].to_string()
+    }
+}

@@ -25,6 +25,11 @@ pub struct Prediction {
     pub attempts: u32,
     #[serde(default)]
     pub cached: bool,
+    /// Hash of the item as it was when answered (`Item::content_hash`): a
+    /// suite generated again under the same ids does not reuse answers to
+    /// questions that have changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item_hash: Option<String>,
 }
 
 impl Prediction {

@@ -335,9 +335,21 @@ fn run_report(
     max_failures: usize,
 ) -> RunReport {
     let by_id: BTreeMap<&str, &Item> = items.iter().map(|i| (i.id.as_str(), i)).collect();
+    // A prediction made for an earlier version of an item (the suite was
+    // generated again under the same ids) answers another question: missing.
+    let current = |item: &Item, p: &Prediction| {
+        p.item_hash
+            .as_ref()
+            .is_none_or(|h| *h == item.content_hash())
+    };
+    let stale = items
+        .iter()
+        .filter(|i| data.predictions.get(&i.id).is_some_and(|p| !current(i, p)))
+        .count();
     let outcome_of = |item: &Item| -> Outcome {
         match data.predictions.get(&item.id) {
             None => Outcome::Missing,
+            Some(p) if !current(item, p) => Outcome::Missing,
             Some(p) if p.is_error() => Outcome::Error,
             Some(p) => Outcome::Scored(score_item(metric, item, p)),
         }
@@ -478,7 +490,16 @@ fn run_report(
         errors: count_all(Outcome::Error),
         missing: count_all(Outcome::Missing),
         unknown_ids,
-        warnings: data.warnings,
+        warnings: {
+            let mut w = data.warnings;
+            if stale > 0 {
+                w.push(format!(
+                    "{stale} prediction(s) were made for an earlier version of their item \
+                     and count as missing: run `chartstress run` again to answer them"
+                ));
+            }
+            w
+        },
         malformed_lines: data.malformed_lines,
         sets,
         gaps,

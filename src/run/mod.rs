@@ -115,6 +115,8 @@ pub struct RunSummary {
     pub called: usize,
     /// Items answered now from the cache.
     pub cached: usize,
+    /// Earlier predictions dropped because their item has changed since.
+    pub stale: usize,
     /// Items that failed now.
     pub new_errors: usize,
     /// Selected items whose prediction is an error after this invocation.
@@ -349,6 +351,22 @@ pub fn run_suite(
             run_dir.join(RUN_FILE).display()
         )));
     }
+    // Predictions for items that changed since (a suite generated again into
+    // the same folder keeps its ids) are answered again, never reused.
+    let hashes: HashMap<&str, String> = selected
+        .iter()
+        .map(|item| (item.id.as_str(), item.content_hash()))
+        .collect();
+    let before = existing.len();
+    existing.retain(|p| {
+        hashes
+            .get(p.id.as_str())
+            .is_none_or(|h| p.item_hash.as_deref() == Some(h.as_str()))
+    });
+    let stale = before - existing.len();
+    if stale > 0 {
+        rewrite_predictions(&predictions_path, &existing)?;
+    }
     if opts.retry_errors {
         let before = existing.len();
         existing.retain(|p| !(p.is_error() && order.contains_key(&p.id)));
@@ -454,8 +472,14 @@ pub fn run_suite(
                 loop {
                     let job = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
                     let Some(job) = job else { break };
+                    let hash = job.item.content_hash();
                     let prediction =
-                        answer_one(suite, adapter.as_ref(), cache.as_ref(), images, job, opts);
+                        answer_one(suite, adapter.as_ref(), cache.as_ref(), images, job, opts).map(
+                            |p| Prediction {
+                                item_hash: Some(hash),
+                                ..p
+                            },
+                        );
                     if tx.send(prediction).is_err() {
                         break;
                     }
@@ -543,6 +567,7 @@ pub fn run_suite(
         skipped,
         called,
         cached: cached_count,
+        stale,
         new_errors,
         errors,
         error_counts: error_counts.clone(),
@@ -631,6 +656,7 @@ fn error_prediction(
         error: Some(format!("{kind}: {message}")),
         attempts,
         cached: false,
+        item_hash: None,
     }
 }
 
@@ -710,6 +736,7 @@ fn answer_one(
         error: None,
         attempts: response.attempts,
         cached,
+        item_hash: None,
     })
 }
 
@@ -727,6 +754,7 @@ mod tests {
             error: None,
             attempts: 1,
             cached: false,
+            item_hash: None,
         }
     }
 
