@@ -125,7 +125,7 @@ pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, RenderError> {
             .take_demultiplied();
         (demultiplied, image::ExtendedColorType::Rgba8)
     };
-    encode_png(&data, w, h, color)
+    fast_png(&data, w, h, color).map_err(|e| RenderError::Png(e.to_string()))
 }
 
 /// The RGB bytes of an RGBA buffer, or None when some pixel is not opaque.
@@ -138,15 +138,6 @@ fn opaque_rgb(rgba: &[u8]) -> Option<Vec<u8>> {
         alpha &= src[3];
     }
     (alpha == 255).then_some(rgb)
-}
-
-fn encode_png(
-    data: &[u8],
-    w: u32,
-    h: u32,
-    color: image::ExtendedColorType,
-) -> Result<Vec<u8>, RenderError> {
-    fast_png(data, w, h, color).map_err(|e| RenderError::Png(e.to_string()))
 }
 
 /// PNG with fast compression and the adaptive filter: ~5× faster than the

@@ -337,19 +337,20 @@ fn run_report(
     let by_id: BTreeMap<&str, &Item> = items.iter().map(|i| (i.id.as_str(), i)).collect();
     // A prediction made for an earlier version of an item (the suite was
     // generated again under the same ids) answers another question: missing.
-    let current = |item: &Item, p: &Prediction| {
-        p.item_hash
-            .as_ref()
-            .is_none_or(|h| *h == item.content_hash())
-    };
-    let stale = items
-        .iter()
-        .filter(|i| data.predictions.get(&i.id).is_some_and(|p| !current(i, p)))
-        .count();
+    let stale_ids: std::collections::HashSet<&str> = items
+        .par_iter()
+        .filter(|i| {
+            data.predictions
+                .get(&i.id)
+                .is_some_and(|p| p.item_hash.as_ref().is_some_and(|h| *h != i.content_hash()))
+        })
+        .map(|i| i.id.as_str())
+        .collect();
+    let stale = stale_ids.len();
     let outcome_of = |item: &Item| -> Outcome {
         match data.predictions.get(&item.id) {
             None => Outcome::Missing,
-            Some(p) if !current(item, p) => Outcome::Missing,
+            Some(_) if stale_ids.contains(item.id.as_str()) => Outcome::Missing,
             Some(p) if p.is_error() => Outcome::Error,
             Some(p) => Outcome::Scored(score_item(metric, item, p)),
         }

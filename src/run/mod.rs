@@ -264,6 +264,8 @@ fn paired_sample(items: &[Item], count: usize) -> HashSet<String> {
 
 struct Job {
     item: Arc<Item>,
+    /// `item.content_hash()`, computed once for the resume check.
+    hash: String,
     prompt: Result<String, String>,
 }
 
@@ -445,6 +447,7 @@ pub fn run_suite(
         .iter()
         .map(|item| Job {
             item: item.clone(),
+            hash: hashes[item.id.as_str()].clone(),
             prompt: prompter.render(item).map_err(|e| e.to_string()),
         })
         .collect();
@@ -472,7 +475,7 @@ pub fn run_suite(
                 loop {
                     let job = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
                     let Some(job) = job else { break };
-                    let hash = job.item.content_hash();
+                    let hash = job.hash.clone();
                     let prediction =
                         answer_one(suite, adapter.as_ref(), cache.as_ref(), images, job, opts).map(
                             |p| Prediction {

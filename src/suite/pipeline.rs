@@ -75,6 +75,12 @@ impl Block {
     fn drop_item(&mut self, reason: &str) {
         *self.dropped.entry(reason.to_string()).or_default() += 1;
     }
+
+    /// A modified item on a chart of its own (kept once per chart id).
+    fn push_with_chart(&mut self, item: Item, chart: Chart) {
+        self.items.push(item);
+        self.charts.entry(chart.id.clone()).or_insert(chart);
+    }
 }
 
 fn json<T: serde::Serialize>(record: &T) -> String {
@@ -875,7 +881,7 @@ impl Env<'_> {
                             &mut block,
                         )
                     {
-                        block.items.push(to_item(
+                        let item = to_item(
                             &new_q,
                             format!("{id}-c{v}"),
                             SetName::ModifiedChart,
@@ -883,11 +889,8 @@ impl Env<'_> {
                             &new_chart,
                             &table.id,
                             vec![rec],
-                        ));
-                        block
-                            .charts
-                            .entry(new_chart.id.clone())
-                            .or_insert(new_chart);
+                        );
+                        block.push_with_chart(item, new_chart);
                     }
                     if config.sets.contains(&SetName::ModifiedQuestion)
                         && let Some((new_q, rec)) = self.question_variant(
@@ -927,7 +930,7 @@ impl Env<'_> {
                             &mut block,
                         )
                     {
-                        block.items.push(to_item(
+                        let item = to_item(
                             &new_q,
                             format!("{id}-b{v}"),
                             SetName::ModifiedBoth,
@@ -935,11 +938,8 @@ impl Env<'_> {
                             &new_chart,
                             &table.id,
                             vec![chart_rec, q_rec],
-                        ));
-                        block
-                            .charts
-                            .entry(new_chart.id.clone())
-                            .or_insert(new_chart);
+                        );
+                        block.push_with_chart(item, new_chart);
                     }
                 }
             }
