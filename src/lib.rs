@@ -16,6 +16,7 @@ pub mod spec;
 
 pub mod query;
 pub mod questions;
+pub mod reader;
 pub mod realize;
 
 pub mod perturb;

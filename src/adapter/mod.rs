@@ -11,6 +11,7 @@ pub mod command;
 pub mod ocr;
 pub mod openai;
 pub mod oracle;
+pub mod reader;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -219,12 +220,13 @@ impl std::fmt::Debug for AdapterOptions {
 }
 
 /// Names accepted by [`build`].
-pub const ADAPTERS: [&str; 5] = ["oracle", "blind", "openai", "command", "ocr"];
+pub const ADAPTERS: [&str; 6] = ["oracle", "reader", "blind", "openai", "command", "ocr"];
 
 /// The one place adapters are chosen by name.
 pub fn build(name: &str, opts: &AdapterOptions) -> Result<Arc<dyn Adapter>, AdapterError> {
     match name.trim() {
         "oracle" => Ok(Arc::new(oracle::Oracle::new(opts)?)),
+        "reader" => Ok(Arc::new(reader::Reader::default())),
         "blind" => Ok(Arc::new(blind::Blind::new(opts))),
         "openai" => Ok(Arc::new(openai::OpenAi::new(opts)?)),
         "command" => Ok(Arc::new(command::Command::new(opts)?)),
@@ -266,6 +268,6 @@ mod tests {
     #[test]
     fn unknown_adapter_names_the_known_ones() {
         let err = build("gpt", &AdapterOptions::default()).err().unwrap();
-        assert!(err.to_string().contains("oracle, blind"));
+        assert!(err.to_string().contains("oracle, reader, blind"));
     }
 }

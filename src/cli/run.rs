@@ -23,7 +23,7 @@ pub struct Args {
 pub struct RunArgs {
     /// Suite folder (with items.jsonl, charts.jsonl, images/).
     pub suite: PathBuf,
-    /// Adapter: oracle, blind, openai, command, ocr.
+    /// Adapter: oracle, reader, blind, openai, command, ocr.
     #[arg(long)]
     pub adapter: String,
     /// Run name: predictions go to SUITE/runs/NAME/ (default: the adapter name).

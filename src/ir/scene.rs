@@ -79,6 +79,9 @@ pub struct Mark {
     pub size_value: Option<f64>,
     pub color: NamedColor,
     pub bbox: BBox,
+    /// For pie and donut slices: the angle the slice spans, in degrees.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sweep_deg: Option<f32>,
     /// The value label printed on/next to the mark, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<TextBox>,

@@ -223,6 +223,7 @@ fn panel_scene(index: usize, row: u32, col: u32, area: BBox, p: &PanelSpec) -> P
                 size_value: None,
                 color,
                 bbox,
+                sweep_deg: None,
                 label: None,
             });
         }

@@ -718,6 +718,7 @@ pub fn draw(
                         size_value: None,
                         color: s.color.clone(),
                         bbox,
+                        sweep_deg: None,
                         label: None,
                     });
                     if st.data_labels {
@@ -871,6 +872,7 @@ pub fn draw(
                             w: 2.0 * half,
                             h: 2.0 * half,
                         },
+                        sweep_deg: None,
                         label: None,
                     });
                     if st.data_labels {
@@ -929,6 +931,7 @@ pub fn draw(
                         w: 2.0 * rad,
                         h: 2.0 * rad,
                     },
+                    sweep_deg: None,
                     label: None,
                 });
                 if st.data_labels || n <= 25 {

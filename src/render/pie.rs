@@ -275,6 +275,7 @@ pub fn draw(
                 w: x1 - x0,
                 h: y1 - y0,
             },
+            sweep_deg: Some((s.a1 - s.a0).to_degrees()),
             label: None,
         });
     }

@@ -1,0 +1,370 @@
+//! What a careful reader sees on one panel: which categories and series can
+//! be identified from printed text, and each mark's value as an interval
+//! read from its printed label or its geometry against the value axis.
+//! Mark values recorded in the scene are never looked at.
+
+use std::collections::BTreeMap;
+
+use super::axis::{ValueAxis, parse_printed};
+use super::interval::Interval;
+use super::view::{SLICE_ANGLE_DEG, View};
+use super::{Stop, unreadable};
+use crate::ir::{ChartKind, Mark, MarkKind, PanelScene, TextBox};
+
+/// A hypothetical edit: scale one cell (or a whole series) by a factor.
+#[derive(Debug, Clone)]
+pub struct Edit {
+    pub series: String,
+    pub category: Option<String>,
+    pub factor: f64,
+}
+
+pub struct Sight<'a> {
+    pub panel: &'a PanelScene,
+    pub view: &'a View,
+    value_axis: Option<ValueAxis>,
+    /// A scatter plot's x axis and the series it shows (named by its title).
+    x_axis: Option<(ValueAxis, String)>,
+    horizontal: bool,
+    /// Distinct series drawn, in drawing order.
+    drawn: Vec<String>,
+    /// Category slots (positions) in drawing order, by their scene identity.
+    slots: Vec<String>,
+    /// Slot → the printed label a reader identifies it by.
+    labels: BTreeMap<String, String>,
+    pub edit: Option<Edit>,
+}
+
+fn legible_text<'t>(view: &View, tb: &'t Option<TextBox>) -> Option<&'t str> {
+    tb.as_ref()
+        .filter(|t| view.legible(&t.bbox))
+        .map(|t| t.text.as_str())
+}
+
+/// A printed label names `name` when equal, or when truncated with an
+/// ellipsis to a prefix of it.
+fn label_names(label: &str, name: &str) -> bool {
+    let l = label.trim();
+    if l.eq_ignore_ascii_case(name.trim()) {
+        return true;
+    }
+    let stem = l.trim_end_matches(['…', '.']).trim_end();
+    stem.len() >= 3 && stem.len() < l.len() && name.to_lowercase().starts_with(&stem.to_lowercase())
+}
+
+impl<'a> Sight<'a> {
+    pub fn new(panel: &'a PanelScene, view: &'a View) -> Sight<'a> {
+        let horizontal = panel.kind == ChartKind::HorizontalBar;
+        let (value_ticks, cat_ticks) = if horizontal {
+            (&panel.x_ticks, &panel.y_ticks)
+        } else {
+            (&panel.y_ticks, &panel.x_ticks)
+        };
+        let scatter = matches!(panel.kind, ChartKind::Scatter | ChartKind::Bubble);
+        let mut drawn: Vec<String> = Vec::new();
+        let mut slots: Vec<String> = Vec::new();
+        for m in &panel.marks {
+            if !drawn.contains(&m.series) {
+                drawn.push(m.series.clone());
+            }
+            if let Some(c) = &m.category
+                && !slots.contains(c)
+            {
+                slots.push(c.clone());
+            }
+        }
+        // Printed texts that can name a category slot.
+        let mut printed: Vec<(&str, Option<&str>)> = Vec::new();
+        if panel.kind.is_circular() {
+            for t in panel.direct_labels.iter().filter(|t| view.legible(&t.bbox)) {
+                printed.push((&t.text, None));
+            }
+            for e in panel.legend.iter().filter(|e| view.legible(&e.bbox)) {
+                printed.push((&e.label, None));
+            }
+        } else if scatter {
+            for m in &panel.marks {
+                if let (Some(t), Some(c)) = (legible_text(view, &m.label), &m.category) {
+                    printed.push((t, Some(c.as_str())));
+                }
+            }
+        } else {
+            for t in cat_ticks.iter().filter(|t| view.legible(&t.bbox)) {
+                printed.push((&t.label, None));
+            }
+        }
+        let mut labels = BTreeMap::new();
+        for slot in &slots {
+            let matching: Vec<&str> = printed
+                .iter()
+                .filter(|(text, owner)| owner.is_none_or(|o| o == slot) && label_names(text, slot))
+                .map(|(t, _)| *t)
+                .collect();
+            // A truncated label that fits several slots identifies none.
+            let unique = matching.iter().any(|t| t.trim() == slot.trim())
+                || (matching.len() == 1
+                    && slots.iter().filter(|s| label_names(matching[0], s)).count() == 1);
+            if unique {
+                labels.insert(slot.clone(), slot.clone());
+            }
+        }
+        Sight {
+            panel,
+            view,
+            value_axis: ValueAxis::from_ticks(value_ticks, view),
+            x_axis: if scatter {
+                ValueAxis::from_ticks(&panel.x_ticks, view)
+                    .zip(legible_text(view, &panel.x_label).map(str::to_string))
+            } else {
+                None
+            },
+            horizontal,
+            drawn,
+            slots,
+            labels,
+            edit: None,
+        }
+    }
+
+    /// A category the question names: identified by its printed label, absent
+    /// when every slot is labelled and none reads so, else unreadable.
+    pub fn category(&self, name: &str) -> Result<&str, Stop> {
+        if let Some((slot, _)) = self
+            .labels
+            .iter()
+            .find(|(_, l)| l.trim().eq_ignore_ascii_case(name.trim()))
+        {
+            return Ok(slot);
+        }
+        if self.labels.len() == self.slots.len() {
+            Err(Stop::Absent(format!("no category labelled {name:?}")))
+        } else {
+            Err(unreadable(
+                "category_unlabelled",
+                format!("{name:?} is not among the printed category labels"),
+            ))
+        }
+    }
+
+    /// The printed name of a slot, for answers that are a category.
+    pub fn name_of(&self, slot: &str) -> Result<String, Stop> {
+        self.labels.get(slot).cloned().ok_or_else(|| {
+            unreadable(
+                "category_unlabelled",
+                "the answer's category has no printed label",
+            )
+        })
+    }
+
+    pub fn series_count(&self) -> usize {
+        self.drawn.len()
+    }
+
+    pub fn drawn(&self) -> &[String] {
+        &self.drawn
+    }
+
+    /// A series the question names: the only one drawn, or one named by a
+    /// legible legend entry (of a colour no other entry has) or direct label.
+    pub fn series(&self, name: &str) -> Result<(), Stop> {
+        let p = self.panel;
+        if self.x_series_is(name) {
+            return Ok(());
+        }
+        if p.kind.is_circular() || self.drawn.len() == 1 {
+            if self.drawn.iter().any(|s| s == name) || p.kind.is_circular() {
+                return Ok(());
+            }
+            let named = p
+                .legend
+                .iter()
+                .any(|e| self.view.legible(&e.bbox) && !e.label.trim().is_empty());
+            return Err(if named {
+                Stop::Absent(format!("the chart shows another series than {name:?}"))
+            } else {
+                unreadable(
+                    "series_unidentified",
+                    format!("nothing on the chart names the series {name:?}"),
+                )
+            });
+        }
+        let entries: Vec<_> = p
+            .legend
+            .iter()
+            .filter(|e| self.view.legible(&e.bbox))
+            .collect();
+        if let Some(e) = entries.iter().find(|e| label_names(&e.label, name)) {
+            let same_colour = p
+                .legend
+                .iter()
+                .filter(|o| o.color.hex.eq_ignore_ascii_case(&e.color.hex))
+                .count();
+            let truncated_clash = entries
+                .iter()
+                .filter(|o| label_names(&o.label, name))
+                .count();
+            if same_colour == 1 && truncated_clash == 1 && self.drawn.iter().any(|s| s == name) {
+                return Ok(());
+            }
+            return Err(unreadable(
+                "series_unidentified",
+                format!("the legend does not tell {name:?} apart"),
+            ));
+        }
+        if p.direct_labels
+            .iter()
+            .any(|t| self.view.legible(&t.bbox) && t.text.trim() == name.trim())
+            && self.drawn.iter().any(|s| s == name)
+        {
+            return Ok(());
+        }
+        let named = entries.len() + p.direct_labels.len();
+        if named >= self.drawn.len() {
+            Err(Stop::Absent(format!("no series named {name:?}")))
+        } else {
+            Err(unreadable(
+                "series_unidentified",
+                format!("no legend entry or label names {name:?}"),
+            ))
+        }
+    }
+
+    fn x_series_is(&self, name: &str) -> bool {
+        self.x_axis
+            .as_ref()
+            .is_some_and(|(_, title)| label_names(title, name))
+    }
+
+    fn mark(&self, series: &str, slot: &str) -> Result<&'a Mark, Stop> {
+        let circular = self.panel.kind.is_circular();
+        self.panel
+            .marks
+            .iter()
+            .find(|m| m.category.as_deref() == Some(slot) && (circular || m.series == series))
+            .ok_or_else(|| unreadable("no_mark", format!("no mark of {series} at {slot}")))
+    }
+
+    /// The value of a named cell.
+    pub fn cell(&self, series: &str, category: &str) -> Result<Interval, Stop> {
+        self.series(series)?;
+        let slot = self.category(category)?.to_string();
+        self.read_cell(series, &slot)
+    }
+
+    /// Every slot of a series with its reading (labels not needed to read).
+    pub fn column(&self, series: &str) -> Result<Vec<(String, Interval)>, Stop> {
+        self.series(series)?;
+        self.slots
+            .iter()
+            .map(|slot| Ok((slot.clone(), self.read_cell(series, slot)?)))
+            .collect()
+    }
+
+    fn read_cell(&self, series: &str, slot: &str) -> Result<Interval, Stop> {
+        let v = match &self.x_axis {
+            Some((axis, _)) if self.x_series_is(series) => {
+                let m = self.mark(&self.drawn[0], slot)?;
+                axis.read(f64::from(m.bbox.center().0), self.view)
+            }
+            _ => self.read_mark(self.mark(series, slot)?)?,
+        };
+        Ok(match &self.edit {
+            Some(e) if e.series == series && e.category.as_deref().is_none_or(|c| c == slot) => {
+                v.scale(e.factor)
+            }
+            _ => v,
+        })
+    }
+
+    fn axis(&self) -> Result<&ValueAxis, Stop> {
+        self.value_axis.as_ref().ok_or_else(|| {
+            unreadable(
+                "axis_unreadable",
+                "fewer than two legible numeric tick labels",
+            )
+        })
+    }
+
+    /// A mark's value: its printed label when legible, else its geometry.
+    fn read_mark(&self, m: &Mark) -> Result<Interval, Stop> {
+        if m.kind != MarkKind::ScatterPoint
+            && let Some(text) = legible_text(self.view, &m.label)
+            && let Some((v, step)) = parse_printed(text)
+        {
+            return Ok(Interval::around(v, step / 2.0));
+        }
+        let b = m.bbox;
+        let (y0, y1) = (f64::from(b.y), f64::from(b.bottom()));
+        let (x0, x1) = (f64::from(b.x), f64::from(b.right()));
+        match m.kind {
+            // A slice without a printed value: its share judged by angle.
+            MarkKind::Slice => match m.sweep_deg {
+                Some(deg) => Ok(Interval::around(
+                    f64::from(deg) / 360.0 * 100.0,
+                    2.0 * SLICE_ANGLE_DEG / 360.0 * 100.0,
+                )),
+                None => Err(unreadable(
+                    "slice_unlabelled",
+                    "the slice's angle is not known",
+                )),
+            },
+            MarkKind::Bar => {
+                let axis = self.axis()?;
+                let (a, b) = if self.horizontal {
+                    (axis.read(x1, self.view), axis.read(x0, self.view))
+                } else {
+                    (axis.read(y0, self.view), axis.read(y1, self.view))
+                };
+                // `a` is the edge of larger values, `b` the other.
+                let positive = a.mid() + b.mid() >= 0.0;
+                if self.panel.kind == ChartKind::StackedBar {
+                    Ok(if positive { a - b } else { b - a })
+                } else {
+                    Ok(if positive { a } else { b })
+                }
+            }
+            MarkKind::LinePoint => {
+                let axis = self.axis()?;
+                let (_, cy) = b.center();
+                let top = axis.read(f64::from(cy), self.view);
+                if self.panel.kind != ChartKind::StackedArea {
+                    return Ok(top);
+                }
+                match self.below(m) {
+                    Some(under) => {
+                        let (_, uy) = under.bbox.center();
+                        Ok(top - axis.read(f64::from(uy), self.view))
+                    }
+                    None => Ok(top),
+                }
+            }
+            MarkKind::ScatterPoint => {
+                let (_, cy) = b.center();
+                Ok(self.axis()?.read(f64::from(cy), self.view))
+            }
+        }
+    }
+
+    /// The point of the series stacked just under `m` at the same category.
+    fn below(&self, m: &Mark) -> Option<&'a Mark> {
+        let j = self.drawn.iter().position(|s| *s == m.series)?;
+        self.drawn[..j].iter().rev().find_map(|s| {
+            self.panel.marks.iter().find(|o| {
+                o.kind == MarkKind::LinePoint && o.series == *s && o.category == m.category
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn truncated_labels_name_a_prefix() {
+        assert!(label_names("United Kingd…", "United Kingdom"));
+        assert!(label_names("france", "France"));
+        assert!(!label_names("Uni…", "Germany"));
+        assert!(!label_names("Spain", "Spa"));
+    }
+}
