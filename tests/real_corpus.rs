@@ -210,7 +210,6 @@ fn read_csv_table(path: &Path) -> CsvTable {
 struct View {
     categories: Vec<String>,
     series: Vec<Series>,
-    year_index: bool,
 }
 
 impl View {
@@ -321,11 +320,7 @@ fn view_of(panel: &Value, corpus: &HashMap<String, CsvTable>) -> Result<View, St
             })
         })
         .collect::<Result<_, String>>()?;
-    Ok(View {
-        categories,
-        series,
-        year_index: table["index"]["ctype"] == "year",
-    })
+    Ok(View { categories, series })
 }
 
 // ------------------------------------------------------------------ families
@@ -887,10 +882,7 @@ fn every_data_gold_matches_an_independent_recomputation() {
             None => Outcome::Mismatch(format!("panel {panel_index} does not exist")),
             Some(panel) => match view_of(panel, &corpus) {
                 Err(e) => Outcome::Skipped(e),
-                Ok(view) => {
-                    let _ = view.year_index;
-                    check_item(item, &view)
-                }
+                Ok(view) => check_item(item, &view),
             },
         };
         match outcome {
