@@ -135,18 +135,26 @@ impl ValueAxis {
     }
 }
 
-/// Labels that grow by a constant factor (1, 10, 100 …) mark a log axis.
+/// A log axis places its labels evenly by magnitude (1, 2, 5, 10 … or
+/// 1, 10, 100): positions fit log(value) better than value.
 fn is_geometric(points: &[(f64, f64)]) -> bool {
     if points.len() < 3 || points.iter().any(|p| p.1 <= 0.0) {
         return false;
     }
-    let ratios: Vec<f64> = points.windows(2).map(|w| w[1].1 / w[0].1).collect();
-    let diffs: Vec<f64> = points.windows(2).map(|w| w[1].1 - w[0].1).collect();
-    let same = |xs: &[f64]| {
-        xs.windows(2)
-            .all(|w| (w[0] - w[1]).abs() <= 1e-6 * w[0].abs().max(w[1].abs()))
+    let misfit = |f: &dyn Fn(f64) -> f64| -> f64 {
+        let xs: Vec<f64> = points.iter().map(|p| f(p.1)).collect();
+        let ys: Vec<f64> = points.iter().map(|p| p.0).collect();
+        let n = xs.len() as f64;
+        let (mx, my) = (xs.iter().sum::<f64>() / n, ys.iter().sum::<f64>() / n);
+        let sxy: f64 = xs.iter().zip(&ys).map(|(x, y)| (x - mx) * (y - my)).sum();
+        let sxx: f64 = xs.iter().map(|x| (x - mx).powi(2)).sum();
+        let slope = sxy / sxx;
+        xs.iter()
+            .zip(&ys)
+            .map(|(x, y)| (y - (my + slope * (x - mx))).abs())
+            .fold(0.0, f64::max)
     };
-    same(&ratios) && !same(&diffs)
+    misfit(&|v| v.log10()) + 0.5 < misfit(&|v| v)
 }
 
 #[cfg(test)]
@@ -200,5 +208,18 @@ mod tests {
         )
         .unwrap();
         assert!((log.value_at(250.0) - 10f64.powf(1.5)).abs() < 1e-9);
+        // 1-2-5 ticks of a log axis.
+        let px = |v: f64| 400.0 - 100.0 * v.log10() as f32;
+        let log125 = ValueAxis::from_ticks(
+            &[
+                tick("100", px(100.0)),
+                tick("200", px(200.0)),
+                tick("500", px(500.0)),
+                tick("1,000", px(1000.0)),
+            ],
+            &view,
+        )
+        .unwrap();
+        assert!((log125.value_at(f64::from(px(300.0))) - 300.0).abs() < 1e-3);
     }
 }

@@ -17,6 +17,7 @@ mod axis;
 mod data;
 mod interval;
 mod sight;
+mod timeline;
 pub mod view;
 
 use crate::ir::answer::UNANSWERABLE_TEXT;

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use super::axis::{ValueAxis, parse_printed};
 use super::interval::Interval;
+use super::timeline::Timeline;
 use super::view::{SLICE_ANGLE_DEG, View};
 use super::{Stop, unreadable};
 use crate::ir::{ChartKind, Mark, MarkKind, PanelScene, TextBox};
@@ -32,6 +33,10 @@ pub struct Sight<'a> {
     slots: Vec<String>,
     /// Slot → the printed label a reader identifies it by.
     labels: BTreeMap<String, String>,
+    /// Slot → its position along the category axis, in pixels.
+    positions: BTreeMap<String, f64>,
+    /// Printed time labels of the category axis, when it is a time line.
+    timeline: Option<Timeline>,
     pub edit: Option<Edit>,
 }
 
@@ -93,6 +98,34 @@ impl<'a> Sight<'a> {
                 printed.push((&t.label, None));
             }
         }
+        let mut positions = BTreeMap::new();
+        if !scatter && !panel.kind.is_circular() {
+            for slot in &slots {
+                let centres: Vec<f64> = panel
+                    .marks
+                    .iter()
+                    .filter(|m| m.category.as_ref() == Some(slot))
+                    .map(|m| {
+                        let (x, y) = m.bbox.center();
+                        f64::from(if horizontal { y } else { x })
+                    })
+                    .collect();
+                positions.insert(
+                    slot.clone(),
+                    centres.iter().sum::<f64>() / centres.len().max(1) as f64,
+                );
+            }
+        }
+        let timeline = if positions.is_empty() {
+            None
+        } else {
+            let printed_ticks: Vec<(f64, &str)> = cat_ticks
+                .iter()
+                .filter(|t| view.legible(&t.bbox))
+                .map(|t| (f64::from(t.pos), t.label.as_str()))
+                .collect();
+            Timeline::new(&printed_ticks)
+        };
         let mut labels = BTreeMap::new();
         for slot in &slots {
             let matching: Vec<&str> = printed
@@ -122,12 +155,15 @@ impl<'a> Sight<'a> {
             drawn,
             slots,
             labels,
+            positions,
+            timeline,
             edit: None,
         }
     }
 
-    /// A category the question names: identified by its printed label, absent
-    /// when every slot is labelled and none reads so, else unreadable.
+    /// A category the question names: identified by its printed label (or
+    /// its place on a time line), absent when every slot is labelled and
+    /// none reads so, else unreadable.
     pub fn category(&self, name: &str) -> Result<&str, Stop> {
         if let Some((slot, _)) = self
             .labels
@@ -135,6 +171,20 @@ impl<'a> Sight<'a> {
             .find(|(_, l)| l.trim().eq_ignore_ascii_case(name.trim()))
         {
             return Ok(slot);
+        }
+        if let Some(line) = &self.timeline
+            && let Some(px) = line.pixel_of(name)
+        {
+            return match self.slot_near(px) {
+                Some(slot) => Ok(slot),
+                None if self.beyond(px) => {
+                    Err(Stop::Absent(format!("{name:?} is outside the time axis")))
+                }
+                None => Err(unreadable(
+                    "category_unlabelled",
+                    format!("{name:?} cannot be placed among the points"),
+                )),
+            };
         }
         if self.labels.len() == self.slots.len() {
             Err(Stop::Absent(format!("no category labelled {name:?}")))
@@ -146,8 +196,52 @@ impl<'a> Sight<'a> {
         }
     }
 
-    /// The printed name of a slot, for answers that are a category.
+    /// The slot at a pixel along the category axis, when it is told apart
+    /// from its neighbours at reading precision.
+    fn slot_near(&self, px: f64) -> Option<&str> {
+        let mut by_pos: Vec<(&String, f64)> = self.positions.iter().map(|(s, p)| (s, *p)).collect();
+        by_pos.sort_by(|a, b| a.1.total_cmp(&b.1));
+        let i = by_pos
+            .iter()
+            .enumerate()
+            .min_by(|a, b| (a.1.1 - px).abs().total_cmp(&(b.1.1 - px).abs()))?
+            .0;
+        let spacing = by_pos
+            .windows(2)
+            .map(|w| w[1].1 - w[0].1)
+            .fold(f64::INFINITY, f64::min);
+        let off = (by_pos[i].1 - px).abs();
+        (off + self.view.precision_px < spacing / 2.0).then_some(by_pos[i].0.as_str())
+    }
+
+    /// Whether a pixel lies clearly outside the drawn points.
+    fn beyond(&self, px: f64) -> bool {
+        let (lo, hi) = self
+            .positions
+            .values()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
+                (a.min(*p), b.max(*p))
+            });
+        let spacing = if self.positions.len() > 1 {
+            (hi - lo) / (self.positions.len() - 1) as f64
+        } else {
+            f64::INFINITY
+        };
+        px < lo - spacing / 2.0 || px > hi + spacing / 2.0
+    }
+
+    /// The printed name of a slot, for answers that are a category (on a
+    /// time line, the time at its place).
     pub fn name_of(&self, slot: &str) -> Result<String, Stop> {
+        if let Some(l) = self.labels.get(slot) {
+            return Ok(l.clone());
+        }
+        if let (Some(line), Some(px)) = (&self.timeline, self.positions.get(slot))
+            && self.slot_near(*px) == Some(slot)
+            && let Some(label) = line.label_at(*px)
+        {
+            return Ok(label);
+        }
         self.labels.get(slot).cloned().ok_or_else(|| {
             unreadable(
                 "category_unlabelled",
