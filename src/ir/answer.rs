@@ -75,15 +75,11 @@ impl Answer {
     }
 }
 
-/// Prints a number with a fixed number of decimals, without thousands
-/// separators and without a negative zero.
+/// Prints a number with a fixed number of decimals, rounded half away from
+/// zero on its shortest decimal form (no binary artefacts), without
+/// thousands separators and without a negative zero.
 pub fn format_number(value: f64, decimals: u8) -> String {
-    let s = format!("{:.*}", usize::from(decimals), value);
-    if s.starts_with('-') && s[1..].chars().all(|c| c == '0' || c == '.') {
-        s[1..].to_string()
-    } else {
-        s
-    }
+    super::decimal::format_fixed(value, decimals)
 }
 
 /// CharXiv's answer kinds.
@@ -105,6 +101,8 @@ mod tests {
         assert_eq!(format_number(-0.0001, 2), "0.00");
         assert_eq!(format_number(-1.5, 1), "-1.5");
         assert_eq!(format_number(1234.5678, 2), "1234.57");
+        assert_eq!(format_number(2329.458, 14), "2329.45800000000000");
+        assert_eq!(format_number(2.675, 2), "2.68");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! replaced on its own (see DESIGN.md, "Data flows one way").
 
 pub mod answer;
+pub mod decimal;
 pub mod item;
 pub mod prediction;
 pub mod query;

@@ -35,11 +35,18 @@ fn kpi(table: &Table) -> Option<KpiTile> {
     let delta = (row > 0)
         .then(|| col.cells.get(row - 1).and_then(|c| c.as_f64()))
         .flatten()
-        .filter(|prev| *prev != 0.0)
-        .map(|prev| format!("{:+.1}%", (value - prev) / prev.abs() * 100.0));
+        .and_then(|prev| crate::spec::percent_change(prev, value))
+        .map(|pct| {
+            let sign = if pct.starts_with('-') { "" } else { "+" };
+            format!("{sign}{pct}%")
+        });
+    // A tile shows no more decimals than a question would ask for.
+    let mut format = col.format.clone();
+    format.decimals =
+        crate::ir::decimal::shown_decimals(format.decimals, col.values().into_iter().flatten());
     Some(KpiTile {
         label: format!("{} ({label})", col.name),
-        value: crate::table::format_value(value, &col.format),
+        value: crate::table::format_value(value, &format),
         delta,
     })
 }

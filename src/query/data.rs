@@ -2,6 +2,7 @@
 
 use super::trend::classify_trend;
 use super::{Ctx, FALSE_CLAIM_REL_GAP, MIN_REL_GAP, Refusal, RefusalKind};
+use crate::ir::decimal::{Decimal, shown_decimals};
 use crate::ir::query::{AggregateOp, CellRef, Query};
 use crate::ir::{Answer, ChartKind, ColumnType, NumberFormat, PanelSpec};
 
@@ -36,10 +37,13 @@ impl PanelData {
                 // A ragged column reads as missing cells, never out of bounds.
                 let mut values = c.values();
                 values.resize(rows, None);
+                // Questions and golds print at most the capped decimals.
+                let mut format = c.format.clone();
+                format.decimals = shown_decimals(format.decimals, values.iter().flatten().copied());
                 SeriesData {
                     name: c.name.clone(),
                     values,
-                    format: c.format.clone(),
+                    format,
                 }
             })
             .collect();
@@ -78,7 +82,8 @@ impl PanelData {
         !matches!(self.kind, ChartKind::Scatter | ChartKind::Bubble)
     }
 
-    /// Applies a hypothetical change (scale a cell or a whole series).
+    /// Applies a hypothetical change (scale a cell or a whole series), in
+    /// decimal: 1.0905 scaled by 1.1 is 1.19955.
     pub fn apply(&mut self, series: &str, category: Option<&str>, factor: f64) -> bool {
         let row = category.map(|c| self.row(c));
         let Some(s) = self.series.iter_mut().find(|s| s.name == series) else {
@@ -88,19 +93,25 @@ impl PanelData {
             Some(None) => false,
             Some(Some(r)) => match s.values[r].as_mut() {
                 Some(v) => {
-                    *v *= factor;
+                    *v = scaled(*v, factor);
                     true
                 }
                 None => false,
             },
             None => {
                 for v in s.values.iter_mut().flatten() {
-                    *v *= factor;
+                    *v = scaled(*v, factor);
                 }
                 true
             }
         }
     }
+}
+
+fn scaled(v: f64, factor: f64) -> f64 {
+    Decimal::from_f64(v)
+        .times(Decimal::from_f64(factor))
+        .to_f64()
 }
 
 /// Early exits of a data query: the entity is not in the chart (an answer)
@@ -200,7 +211,7 @@ pub fn parse_number(text: &str) -> Option<f64> {
     cleaned.parse().ok()
 }
 
-/// A number answer, refused when it lies on a rounding boundary.
+/// A number answer from a value the table prints (exact in decimal).
 pub(crate) fn number(value: f64, decimals: u8, unit: Option<String>) -> Result<Answer, Refusal> {
     if !value.is_finite() {
         return Err(Refusal::new(
@@ -208,19 +219,61 @@ pub(crate) fn number(value: f64, decimals: u8, unit: Option<String>) -> Result<A
             "not a finite number",
         ));
     }
-    let scaled = value * 10f64.powi(i32::from(decimals));
-    let frac = scaled - scaled.floor();
-    if (frac - 0.5).abs() < 1e-6 {
+    decimal_number(Decimal::from_f64(value), decimals, unit)
+}
+
+/// A number answer from a decimal value. An exact value is never ambiguous:
+/// it rounds half away from zero, so a sum of 1.25 asked to one decimal is
+/// 1.3. An inexact one (a quotient that does not terminate, an overflow)
+/// is refused when it lies within a millionth of a step of a rounding
+/// boundary, where its side of the boundary is not certain.
+pub(crate) fn decimal_number(
+    value: Decimal,
+    decimals: u8,
+    unit: Option<String>,
+) -> Result<Answer, Refusal> {
+    let v = value.to_f64();
+    if !v.is_finite() {
+        return Err(Refusal::new(
+            RefusalKind::Unsupported,
+            "not a finite number",
+        ));
+    }
+    if !value.is_exact() {
+        let scaled = v.abs() * 10f64.powi(i32::from(decimals));
+        let frac = scaled - scaled.floor();
+        if (frac - 0.5).abs() < 1e-6 {
+            return Err(Refusal::new(
+                RefusalKind::AmbiguousRounding,
+                format!("{value} is on a rounding boundary at {decimals} decimals"),
+            ));
+        }
+    }
+    // The gold prints from the f64: it must print as the decimal does.
+    if crate::ir::answer::format_number(v, decimals) != value.format(decimals) {
         return Err(Refusal::new(
             RefusalKind::AmbiguousRounding,
-            format!("{value} is on a rounding boundary at {decimals} decimals"),
+            format!("{value} does not print exactly at {decimals} decimals"),
         ));
     }
     Ok(Answer::Number {
-        value,
+        value: v,
         decimals,
         unit,
     })
+}
+
+fn dec(v: f64) -> Decimal {
+    Decimal::from_f64(v)
+}
+
+fn dec_sum(values: &[f64]) -> Decimal {
+    values.iter().fold(Decimal::ZERO, |s, v| s.plus(dec(*v)))
+}
+
+fn dec_div(a: Decimal, b: Decimal) -> R<Decimal> {
+    a.over(b)
+        .ok_or_else(|| Stop::Refuse(Refusal::new(RefusalKind::Unsupported, "division by zero")))
 }
 
 fn close(a: f64, b: f64) -> bool {
@@ -436,14 +489,18 @@ fn run(query: &Query, ctx: &Ctx) -> R<Answer> {
                 );
             }
             let names = [a.series.as_str(), b.series.as_str()];
-            number(x - y, max_decimals(ctx, &names), shared_unit(ctx, &names))?
+            decimal_number(
+                dec(x).minus(dec(y)),
+                max_decimals(ctx, &names),
+                shared_unit(ctx, &names),
+            )?
         }
         Query::Ratio { a, b, decimals, .. } => {
             let (x, y) = two_cells(ctx, a, b)?;
             if y <= 1e-12 || x < 0.0 {
                 return refuse(RefusalKind::Unsupported, "ratios of positive values only");
             }
-            number(x / y, *decimals, None)?
+            decimal_number(dec_div(dec(x), dec(y))?, *decimals, None)?
         }
         Query::PercentChange {
             series,
@@ -461,7 +518,8 @@ fn run(query: &Query, ctx: &Ctx) -> R<Answer> {
             if x <= 1e-12 {
                 return refuse(RefusalKind::Unsupported, "change from a non-positive base");
             }
-            number((y - x) / x.abs() * 100.0, *decimals, Some("%".into()))?
+            let change = dec(y).minus(dec(x)).times(Decimal::from_int(100));
+            decimal_number(dec_div(change, dec(x).abs())?, *decimals, Some("%".into()))?
         }
         Query::Aggregate {
             agg,
@@ -489,20 +547,20 @@ fn run(query: &Query, ctx: &Ctx) -> R<Answer> {
             }
             let f = fmt(ctx, series);
             let v = match agg {
-                AggregateOp::Sum => values.iter().sum(),
-                AggregateOp::Mean => values.iter().sum::<f64>() / values.len() as f64,
+                AggregateOp::Sum => dec_sum(&values),
+                AggregateOp::Mean => dec_div(dec_sum(&values), count(values.len()))?,
                 AggregateOp::Median => {
                     let mut s = values.clone();
                     s.sort_by(f64::total_cmp);
                     let n = s.len();
                     if n % 2 == 1 {
-                        s[n / 2]
+                        dec(s[n / 2])
                     } else {
-                        (s[n / 2 - 1] + s[n / 2]) / 2.0
+                        dec_div(dec(s[n / 2 - 1]).plus(dec(s[n / 2])), count(2))?
                     }
                 }
             };
-            number(v, decimals.unwrap_or(f.decimals), unit_of(&f))?
+            decimal_number(v, decimals.unwrap_or(f.decimals), unit_of(&f))?
         }
         Query::CountThreshold {
             series,
@@ -626,8 +684,8 @@ fn run(query: &Query, ctx: &Ctx) -> R<Answer> {
             ..
         } => {
             let total = positive_total(ctx, series)?;
-            let v = cell(ctx, series, category)?;
-            number(v / total * 100.0, *decimals, Some("%".into()))?
+            let v = dec(cell(ctx, series, category)?).times(Decimal::from_int(100));
+            decimal_number(dec_div(v, total)?, *decimals, Some("%".into()))?
         }
         Query::ShareSum {
             series,
@@ -642,18 +700,19 @@ fn run(query: &Query, ctx: &Ctx) -> R<Answer> {
             if seen.len() != categories.len() || categories.len() < 2 {
                 return refuse(RefusalKind::Unsupported, "needs distinct categories");
             }
-            let mut sum = 0.0;
+            let mut sum = Decimal::ZERO;
             for c in categories {
-                sum += cell(ctx, series, c)?;
+                sum = sum.plus(dec(cell(ctx, series, c)?));
             }
-            number(sum / total * 100.0, *decimals, Some("%".into()))?
+            let sum = sum.times(Decimal::from_int(100));
+            decimal_number(dec_div(sum, total)?, *decimals, Some("%".into()))?
         }
         Query::Spread { series, .. } => {
             let values = full(ctx, series)?;
             let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
             let f = fmt(ctx, series);
-            number(hi - lo, f.decimals, unit_of(&f))?
+            decimal_number(dec(hi).minus(dec(lo)), f.decimals, unit_of(&f))?
         }
         Query::TopMean {
             series,
@@ -666,8 +725,8 @@ fn run(query: &Query, ctx: &Ctx) -> R<Answer> {
                 return refuse(RefusalKind::Unsupported, "k out of range");
             }
             values.sort_by(|a, b| b.total_cmp(a));
-            let v = values[..*k].iter().sum::<f64>() / *k as f64;
-            number(v, *decimals, unit_of(&fmt(ctx, series)))?
+            let v = dec_div(dec_sum(&values[..*k]), count(*k))?;
+            decimal_number(v, *decimals, unit_of(&fmt(ctx, series)))?
         }
         other => {
             return refuse(
@@ -678,16 +737,20 @@ fn run(query: &Query, ctx: &Ctx) -> R<Answer> {
     })
 }
 
-fn positive_total(ctx: &Ctx, series: &str) -> R<f64> {
+fn positive_total(ctx: &Ctx, series: &str) -> R<Decimal> {
     let values = full(ctx, series)?;
     if values.iter().any(|v| *v < 0.0) {
         return refuse(RefusalKind::Unsupported, "shares of negative values");
     }
-    let total: f64 = values.iter().sum();
-    if total <= 0.0 {
+    let total = dec_sum(&values);
+    if total.to_f64() <= 0.0 {
         return refuse(RefusalKind::Unsupported, "total is zero");
     }
     Ok(total)
+}
+
+fn count(n: usize) -> Decimal {
+    Decimal::from_int(i64::try_from(n).unwrap_or(i64::MAX))
 }
 
 /// Whether two series change order, refusing when they (nearly) meet at a tick.
@@ -725,5 +788,61 @@ pub(crate) fn judge_number(truth: f64, decimals: u8, claimed: f64) -> Option<boo
         Some(false)
     } else {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(a: Result<Answer, Refusal>) -> String {
+        a.map(|a| a.to_text())
+            .unwrap_or_else(|r| format!("refused: {r}"))
+    }
+
+    #[test]
+    fn exact_decimals_on_a_boundary_round_half_away_from_zero() {
+        let sum = Decimal::from_f64(0.1).plus(Decimal::from_f64(1.15));
+        assert_eq!(text(decimal_number(sum, 1, None)), "1.3");
+        let diff = Decimal::from_f64(0.3).minus(Decimal::from_f64(0.1));
+        assert_eq!(text(decimal_number(diff, 2, None)), "0.20");
+        let neg = Decimal::from_f64(-2.675);
+        assert_eq!(text(decimal_number(neg, 2, None)), "-2.68");
+        // 1.2 + 2.3 is 3.5, not 3.4999999999999996.
+        let a = decimal_number(Decimal::from_f64(1.2).plus(Decimal::from_f64(2.3)), 1, None);
+        assert_eq!(
+            a,
+            Ok(Answer::Number {
+                value: 3.5,
+                decimals: 1,
+                unit: None
+            })
+        );
+    }
+
+    #[test]
+    fn inexact_values_near_a_boundary_are_refused() {
+        // 1.25 divided by a number that does not terminate, landing within
+        // a millionth of a step of the boundary: its side is not certain.
+        let near = Decimal::from_f64(1.25)
+            .times(Decimal::from_int(3_000_001))
+            .over(Decimal::from_int(3_000_001))
+            .unwrap();
+        assert!(near.is_exact());
+        let third = Decimal::from_int(1).over(Decimal::from_int(3)).unwrap();
+        let inexact = Decimal::from_f64(1.25).plus(third.times(Decimal::from_f64(1e-9)));
+        assert!(!inexact.is_exact());
+        assert!(matches!(
+            decimal_number(inexact, 1, None),
+            Err(r) if r.kind == RefusalKind::AmbiguousRounding
+        ));
+        // Far from the boundary, an inexact value is answered.
+        assert_eq!(text(decimal_number(third, 2, None)), "0.33");
+    }
+
+    #[test]
+    fn non_finite_values_are_refused() {
+        assert!(number(f64::NAN, 1, None).is_err());
+        assert!(number(f64::INFINITY, 0, None).is_err());
     }
 }

@@ -2,10 +2,11 @@
 
 use std::collections::BTreeMap;
 
-use super::data::{crossing, number};
+use super::data::{crossing, decimal_number, number};
 use super::trend::classify_trend;
 use super::{Ctx, Refusal, RefusalKind};
 use crate::ir::answer::NOT_APPLICABLE_TEXT;
+use crate::ir::decimal::{Decimal, parse_decimal};
 use crate::ir::query::{Axis, Query};
 use crate::ir::{Answer, ChartKind, MarkKind, PanelScene, Scene, Tick};
 
@@ -57,6 +58,105 @@ pub(crate) fn tick_answer(label: &str) -> Answer {
         };
     }
     text(t)
+}
+
+/// A tick label's number in decimal: "0.005", "5e-3", "1.25k", "-$1,000",
+/// "20%". None when the label is not a number or its number is not the
+/// tick's value (a unit read as a scale word, a rounded short label).
+fn label_value(label: &str, value: Option<f64>) -> Option<Decimal> {
+    let t = label.trim().replace('\u{2212}', "-");
+    let (negative, rest) = match t.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, t.as_str()),
+    };
+    // A currency prefix, then the number itself.
+    let rest = rest.trim_start_matches(|c: char| !c.is_ascii_digit() && c != '.');
+    let end = rest
+        .char_indices()
+        .find(|&(i, c)| {
+            let exponent = matches!(c, 'e' | 'E')
+                && rest[i + 1..]
+                    .trim_start_matches('-')
+                    .starts_with(|d: char| d.is_ascii_digit());
+            !(c.is_ascii_digit() || c == '.' || c == ',' || exponent || (c == '-' && i > 0))
+        })
+        .map_or(rest.len(), |(i, _)| i);
+    let (number, after) = rest.split_at(end);
+    let shift = match after.chars().next() {
+        Some('k') => 3,
+        Some('M') => 6,
+        Some('B') => 9,
+        Some('T') => 12,
+        _ => 0,
+    };
+    let mut d = parse_decimal(number)?.times(Decimal::from_int(10i64.pow(shift)));
+    if negative {
+        d = d.negate();
+    }
+    match value {
+        Some(v) if (d.to_f64() - v).abs() > 1e-9 * v.abs().max(1e-300) => None,
+        _ => Some(d),
+    }
+}
+
+/// Constant step between consecutive values: equal in decimal, or within a
+/// millionth of each other when `tolerant` (values computed in binary).
+fn constant_step(values: &[Decimal], tolerant: bool) -> Option<Decimal> {
+    let steps: Vec<Decimal> = values.windows(2).map(|w| w[1].minus(w[0])).collect();
+    let first = *steps.first()?;
+    let same = |s: &Decimal| {
+        if tolerant {
+            (s.to_f64() - first.to_f64()).abs() <= 1e-6 * first.to_f64().abs()
+        } else {
+            s.cmp_value(&first) == std::cmp::Ordering::Equal
+        }
+    };
+    (!first.is_zero() && steps.iter().all(same)).then(|| first.abs())
+}
+
+/// The step between ticks as their labels print them, in decimal (ticks 0,
+/// 0.005, 0.01 step by 0.005). Labels rounded off their values ("1.13k" for
+/// 1125) fall back to the recorded values, read as their shortest decimals.
+fn tick_step(ticks: &[Tick]) -> Option<Decimal> {
+    if ticks.len() < 2 {
+        return None;
+    }
+    let labels: Option<Vec<Decimal>> = ticks
+        .iter()
+        .map(|t| {
+            (t.value.is_some() || is_plain_number(&t.label))
+                .then(|| label_value(&t.label, t.value))
+                .flatten()
+        })
+        .collect();
+    if let Some(step) = labels.as_deref().and_then(|l| constant_step(l, false)) {
+        return Some(step);
+    }
+    // Labels that repeat ("0.0", "0.0") show no step, whatever the values.
+    let printed: Vec<Decimal> = ticks
+        .iter()
+        .filter_map(|t| label_value(&t.label, None))
+        .collect();
+    if printed
+        .windows(2)
+        .any(|w| w[0].cmp_value(&w[1]) == std::cmp::Ordering::Equal)
+    {
+        return None;
+    }
+    let values: Option<Vec<Decimal>> = ticks
+        .iter()
+        .map(|t| {
+            t.value
+                .filter(|v| v.is_finite())
+                .map(Decimal::from_f64)
+                .or_else(|| {
+                    is_plain_number(&t.label)
+                        .then(|| label_value(&t.label, None))
+                        .flatten()
+                })
+        })
+        .collect();
+    constant_step(&values?, true)
 }
 
 fn ticks(scene: &PanelScene, axis: Axis) -> &[Tick] {
@@ -111,41 +211,13 @@ pub(crate) fn execute(query: &Query, ctx: &Ctx, scene: &Scene) -> Result<Answer,
                 None => not_applicable(),
             }
         }
-        Query::TickStep { axis, .. } => {
-            let t = ticks(p, *axis);
-            let values: Option<Vec<f64>> = t
-                .iter()
-                .map(|t| {
-                    // Numeric ticks carry their value ("20%", "1k"); plain labels parse.
-                    t.value.or_else(|| {
-                        is_plain_number(&t.label)
-                            .then(|| super::parse_number(&t.label))
-                            .flatten()
-                    })
-                })
-                .collect();
-            match values {
-                Some(v) if v.len() >= 2 => {
-                    let steps: Vec<f64> = v.windows(2).map(|w| w[1] - w[0]).collect();
-                    let first = steps[0];
-                    let constant = first.abs() > 1e-12
-                        && steps
-                            .iter()
-                            .all(|s| (s - first).abs() <= 1e-6 * first.abs());
-                    if constant {
-                        let decimals = t
-                            .iter()
-                            .map(|t| label_decimals(&t.label))
-                            .max()
-                            .unwrap_or(0);
-                        number(first.abs(), decimals, None)?
-                    } else {
-                        not_applicable()
-                    }
-                }
-                _ => not_applicable(),
+        Query::TickStep { axis, .. } => match tick_step(ticks(p, *axis)) {
+            Some(step) => {
+                let decimals = u8::try_from(step.decimals()).unwrap_or(u8::MAX);
+                decimal_number(step, decimals, None)?
             }
-        }
+            None => not_applicable(),
+        },
         Query::LineCount { .. } => {
             let n = if is_line_kind(p.kind) {
                 line_series(p).len()
@@ -275,4 +347,104 @@ pub(crate) fn figure(query: &Query, scene: &Scene) -> Result<Answer, Refusal> {
             ));
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::BBox;
+
+    fn tick(label: &str, value: Option<f64>) -> Tick {
+        Tick {
+            label: label.into(),
+            value,
+            pos: 0.0,
+            bbox: BBox::default(),
+        }
+    }
+
+    fn step_text(ticks: &[Tick]) -> Option<String> {
+        let step = tick_step(ticks)?;
+        let decimals = u8::try_from(step.decimals()).unwrap();
+        match decimal_number(step, decimals, None) {
+            Ok(a) => Some(a.to_text()),
+            Err(r) => panic!("refused: {r}"),
+        }
+    }
+
+    #[test]
+    fn tick_steps_print_the_decimals_they_need() {
+        let t = [
+            tick("0", Some(0.0)),
+            tick("0.005", Some(0.005)),
+            tick("0.01", Some(0.01)),
+        ];
+        assert_eq!(step_text(&t).as_deref(), Some("0.005"));
+        // Labels padded to a common width: the step needs fewer decimals.
+        let t = [
+            tick("0.00", Some(0.0)),
+            tick("0.25", Some(0.25)),
+            tick("0.50", Some(0.5)),
+        ];
+        assert_eq!(step_text(&t).as_deref(), Some("0.25"));
+        // Binary tick values (0.1 + 0.2) still step by 0.1 as printed.
+        let t = [
+            tick("0.1", Some(0.1)),
+            tick("0.2", Some(0.2)),
+            tick("0.3", Some(0.1 + 0.2)),
+        ];
+        assert_eq!(step_text(&t).as_deref(), Some("0.1"));
+    }
+
+    #[test]
+    fn tick_steps_read_short_scientific_and_unit_labels() {
+        let t = [
+            tick("0", Some(0.0)),
+            tick("5e-3", Some(0.005)),
+            tick("1e-2", Some(0.01)),
+        ];
+        assert_eq!(step_text(&t).as_deref(), Some("0.005"));
+        let t = [
+            tick("0", Some(0.0)),
+            tick("2.5k", Some(2500.0)),
+            tick("5k", Some(5000.0)),
+        ];
+        assert_eq!(step_text(&t).as_deref(), Some("2500"));
+        let t = [
+            tick("-$1,000", Some(-1000.0)),
+            tick("$0", Some(0.0)),
+            tick("$1,000", Some(1000.0)),
+        ];
+        assert_eq!(step_text(&t).as_deref(), Some("1000"));
+        let t = [tick("0.5%", Some(0.5)), tick("1.0%", Some(1.0))];
+        assert_eq!(step_text(&t).as_deref(), Some("0.5"));
+        // Short labels rounded off their values: the values decide.
+        let t = [
+            tick("1k", Some(1000.0)),
+            tick("1.13k", Some(1125.0)),
+            tick("1.25k", Some(1250.0)),
+        ];
+        assert_eq!(step_text(&t).as_deref(), Some("125"));
+    }
+
+    #[test]
+    fn uneven_or_textual_ticks_have_no_step() {
+        let t = [
+            tick("1", Some(1.0)),
+            tick("10", Some(10.0)),
+            tick("100", Some(100.0)),
+        ];
+        assert_eq!(tick_step(&t).map(|d| d.to_string()), None);
+        let t = [tick("North", None), tick("South", None)];
+        assert!(tick_step(&t).is_none());
+        let t = [tick("5", Some(5.0))];
+        assert!(tick_step(&t).is_none());
+        // Values too close for the labels to tell apart.
+        let t = [
+            tick("0.0", Some(0.0)),
+            tick("0.0", Some(1e-9)),
+            tick("0.0", Some(2e-9)),
+        ];
+        assert!(tick_step(&t).is_none());
+    }
 }

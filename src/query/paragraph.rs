@@ -6,8 +6,9 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::data::{number, table_value, unit_of};
+use super::data::{decimal_number, number, table_value, unit_of};
 use super::{Ctx, Refusal, RefusalKind};
+use crate::ir::decimal::Decimal;
 use crate::ir::query::Query;
 use crate::ir::{Answer, ChartSpec, Layout};
 
@@ -152,9 +153,13 @@ pub(crate) fn execute(query: &Query, ctx: &Ctx, spec: &ChartSpec) -> Result<Answ
                     "differences are asked larger minus smaller",
                 ));
             }
-            number(
-                value - shown,
-                decimals.max(format.decimals),
+            // `format` carries the capped decimals of the series.
+            let decimals = decimals.max(format.decimals);
+            let decimals =
+                crate::ir::decimal::capped_decimals(decimals, value.abs().max(shown.abs()));
+            decimal_number(
+                Decimal::from_f64(value).minus(Decimal::from_f64(shown)),
+                decimals,
                 unit_of(&format),
             )
         }

@@ -4,6 +4,7 @@
 
 use super::data::judge_number;
 use super::{Refusal, RefusalKind, execute, panel_ctx};
+use crate::ir::decimal::Decimal;
 use crate::ir::query::Query;
 use crate::ir::{Answer, ChartSpec, Scene};
 
@@ -110,11 +111,18 @@ pub(crate) fn execute_wrapper(
             }
             let mut ctx = panel_ctx(change.panel, spec, scene)?;
             ctx.check_marks = false;
-            if !ctx.data.apply(
-                &change.series,
-                change.category.as_deref(),
-                1.0 + change.percent / 100.0,
-            ) {
+            // 1 + 7.5/100 in decimal is 1.075; in binary it need not print so.
+            let factor = Decimal::from_int(1)
+                .plus(
+                    Decimal::from_f64(change.percent)
+                        .over(Decimal::from_int(100))
+                        .unwrap_or(Decimal::ZERO),
+                )
+                .to_f64();
+            if !ctx
+                .data
+                .apply(&change.series, change.category.as_deref(), factor)
+            {
                 return Err(Refusal::new(
                     RefusalKind::Unsupported,
                     "the change names a cell that is not in the chart",

@@ -72,11 +72,9 @@ fn number_candidates(value: f64, decimals: u8, data: Option<&PanelData>) -> Vec<
     if has_negative {
         out.push(-value);
     }
+    // Rounded in decimal, as the option will print.
     out.into_iter()
-        .map(|v| {
-            let scale = 10f64.powi(i32::from(decimals));
-            (v * scale).round() / scale
-        })
+        .map(|v| crate::ir::decimal::round_f64(v, decimals))
         .collect()
 }
 

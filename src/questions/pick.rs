@@ -4,6 +4,7 @@
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use crate::ir::decimal::capped_decimals;
 use crate::ir::query::{AggregateOp, Axis, CellRef, Query};
 use crate::ir::{ChartKind, PanelScene};
 use crate::query::PanelData;
@@ -74,13 +75,18 @@ fn subset(rng: &mut Xoshiro256PlusPlus, n: usize, k: usize) -> Vec<usize> {
 }
 
 /// Decimals an average is asked to: one more than whole numbers need, except
-/// for large whole amounts ("$1,043,942,857.1" is nobody's question).
+/// for large whole amounts ("$1,043,942,857.1" is nobody's question), and
+/// never more than [`capped_decimals`] allows for the values' magnitude (at
+/// most 4, or three significant digits of values all below 0.01, at most 6).
 fn average_decimals(series_decimals: u8, values: &[f64]) -> u8 {
-    let magnitude = values.iter().fold(0f64, |m, v| m.max(v.abs()));
+    let magnitude = values
+        .iter()
+        .filter(|v| v.is_finite())
+        .fold(0f64, |m, v| m.max(v.abs()));
     if series_decimals == 0 && magnitude >= 1000.0 {
         0
     } else {
-        series_decimals.max(1)
+        capped_decimals(series_decimals.max(1), magnitude)
     }
 }
 
@@ -346,5 +352,16 @@ mod average_tests {
         );
         assert_eq!(super::average_decimals(0, &[12.0, 30.0]), 1);
         assert_eq!(super::average_decimals(2, &[1500.25]), 2);
+    }
+
+    #[test]
+    fn averages_never_ask_for_more_than_the_cap() {
+        // Real data printed with 16 decimals: four, not sixteen.
+        assert_eq!(super::average_decimals(16, &[0.1234567890123456, 0.5]), 4);
+        assert_eq!(super::average_decimals(4, &[1.0905, 1.2704]), 4);
+        // Values all below 0.01 keep three significant digits.
+        assert_eq!(super::average_decimals(16, &[0.0012, 0.0049]), 5);
+        assert_eq!(super::average_decimals(16, &[1e-9]), 6);
+        assert_eq!(super::average_decimals(0, &[0.0, 0.0]), 1);
     }
 }

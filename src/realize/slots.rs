@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::ir::decimal::shown_decimals;
 use crate::ir::query::{AggregateOp, Query};
 use crate::ir::{ChartSpec, ColumnType, NumberFormat, PanelSpec};
 use crate::query::display_number;
@@ -82,12 +83,17 @@ pub fn decimals_phrase(decimals: u8) -> String {
 /// The series' number format; a series the chart does not show (an
 /// unanswerable variant) borrows the first drawn series' format, so its
 /// numbers print like the answerable question's and give nothing away.
+/// Its decimals are capped as the executor caps them.
 fn format_of(panel: &PanelSpec, series: &str) -> NumberFormat {
     panel
         .table
         .series(series)
         .or_else(|| panel.series.first().and_then(|s| panel.table.series(s)))
-        .map(|c| c.format.clone())
+        .map(|c| {
+            let mut f = c.format.clone();
+            f.decimals = shown_decimals(f.decimals, c.values().into_iter().flatten());
+            f
+        })
         .unwrap_or_default()
 }
 

@@ -17,6 +17,20 @@ fn pt(cx: f32, cy: f32, r: f32, a: f32) -> (f32, f32) {
     (cx + r * a.cos(), cy + r * a.sin())
 }
 
+/// A slice's share in percent with one decimal, computed in decimal as the
+/// share questions compute it, so the label and the gold agree.
+fn share_percent(value: f64, values: &[Option<f64>]) -> String {
+    use crate::ir::decimal::Decimal;
+    let total = values
+        .iter()
+        .flatten()
+        .fold(Decimal::ZERO, |t, v| t.plus(Decimal::from_f64(*v)));
+    Decimal::from_f64(value)
+        .times(Decimal::from_int(100))
+        .over(total)
+        .map_or_else(|| "0.0".into(), |p| p.format(1))
+}
+
 fn f(v: f32) -> String {
     let s = format!("{v:.2}");
     s.trim_end_matches('0').trim_end_matches('.').to_string()
@@ -293,7 +307,7 @@ pub fn draw(
     let mut outside: Vec<Outside> = Vec::new();
     for (i, s) in slices.iter().enumerate() {
         let mid = (s.a0 + s.a1) / 2.0;
-        let pct = format!("{:.1}%", s.value / total * 100.0);
+        let pct = format!("{}%", share_percent(s.value, &values));
         let mut pct_out = None;
         if st.data_labels {
             let ring = if hole > 0.0 {

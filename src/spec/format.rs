@@ -28,8 +28,14 @@ pub fn format_number(v: f64, style: NumberStyle, decimals: usize, unit: &NumberF
     out
 }
 
+/// Decimal rounding of the shortest representation: 2.675 prints "2.68"
+/// and no binary artefact ever shows.
 fn fixed(v: f64, decimals: usize) -> String {
-    format!("{v:.decimals$}")
+    crate::ir::decimal::format_fixed(v, clamp_decimals(decimals))
+}
+
+fn clamp_decimals(decimals: usize) -> u8 {
+    u8::try_from(decimals).unwrap_or(u8::MAX)
 }
 
 fn group_thousands(s: &str) -> String {
@@ -58,10 +64,13 @@ fn trim_zeros(s: String) -> String {
 }
 
 fn short(v: f64, decimals: usize) -> String {
-    const UNITS: [(f64, &str); 4] = [(1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")];
-    for (scale, suffix) in UNITS {
+    const UNITS: [(f64, i32, &str); 4] =
+        [(1e12, 12, "T"), (1e9, 9, "B"), (1e6, 6, "M"), (1e3, 3, "k")];
+    for (scale, shift, suffix) in UNITS {
         if v >= scale {
-            return format!("{}{suffix}", trim_zeros(format!("{:.2}", v / scale)));
+            // Shift the decimal point rather than divide in binary.
+            let scaled = crate::ir::decimal::format_shifted(v, shift, 2);
+            return format!("{}{suffix}", trim_zeros(scaled));
         }
     }
     trim_zeros(fixed(v, decimals))
@@ -74,10 +83,7 @@ fn scientific(v: f64, decimals: usize) -> String {
     if (1.0..10.0).contains(&v) && decimals == 0 && v.fract() == 0.0 {
         return fixed(v, 0);
     }
-    let exp = v.log10().floor() as i32;
-    let mantissa = v / 10f64.powi(exp);
-    let m = trim_zeros(format!("{mantissa:.2}"));
-    format!("{m}e{exp}")
+    crate::ir::decimal::format_scientific(v, 2)
 }
 
 /// Ticks covering [lo, hi] with about `count` steps of 1, 2, 2.5 or 5 × 10^k.
@@ -191,6 +197,15 @@ mod tests {
             "12.5%"
         );
         assert_eq!(format_number(-0.0001, NumberStyle::Plain, 1, &u), "0.0");
+        // Decimal rounding, not binary: these lie just below the half in binary.
+        assert_eq!(format_number(2.675, NumberStyle::Plain, 2, &u), "2.68");
+        assert_eq!(format_number(1005.0, NumberStyle::Short, 0, &u), "1.01k");
+        assert_eq!(format_number(0.005, NumberStyle::Scientific, 3, &u), "5e-3");
+        assert_eq!(format_number(9996.0, NumberStyle::Scientific, 0, &u), "1e4");
+        assert_eq!(
+            format_number(79.425, NumberStyle::Thousands, 2, &u),
+            "79.43"
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@ mod themes;
 
 use serde_json::Value;
 
+use crate::ir::decimal::Decimal;
 use crate::ir::{
     ChartKind, ChartSpec, ColumnType, DashboardPanel, KpiTile, Layout, PanelSpec, Style, Table,
 };
@@ -847,7 +848,10 @@ pub fn kpis_for(table: &Table, style: &Style, max: usize) -> Vec<KpiTile> {
         .take(max)
         .filter_map(|name| {
             let col = table.series(name)?;
-            let decimals = usize::from(col.format.decimals);
+            let decimals = usize::from(crate::ir::decimal::shown_decimals(
+                col.format.decimals,
+                col.values().into_iter().flatten(),
+            ));
             if ordered {
                 let present: Vec<(usize, f64)> = col
                     .cells
@@ -862,15 +866,13 @@ pub fn kpis_for(table: &Table, style: &Style, max: usize) -> Vec<KpiTile> {
                         .checked_sub(2)
                         .map(|k| present[k])
                         .and_then(|(pi, prev)| {
-                            (prev != 0.0).then(|| {
-                                let pct = (last - prev) / prev.abs() * 100.0;
-                                format!(
-                                    "{}{:.1}% vs {}",
-                                    if pct >= 0.0 { "+" } else { "-" },
-                                    pct.abs(),
-                                    labels[pi]
-                                )
-                            })
+                            let pct = percent_change(prev, last)?;
+                            Some(format!(
+                                "{}{}% vs {}",
+                                if pct.starts_with('-') { "-" } else { "+" },
+                                pct.trim_start_matches('-'),
+                                labels[pi]
+                            ))
                         });
                 Some(KpiTile {
                     label: format!("{name} ({})", labels[last_i]),
@@ -878,7 +880,13 @@ pub fn kpis_for(table: &Table, style: &Style, max: usize) -> Vec<KpiTile> {
                     delta,
                 })
             } else {
-                let total: f64 = col.cells.iter().filter_map(|c| c.as_f64()).sum();
+                // Summed in decimal: the total a reader adds up from the table.
+                let total = col
+                    .cells
+                    .iter()
+                    .filter_map(|c| c.as_f64())
+                    .fold(Decimal::ZERO, |s, v| s.plus(Decimal::from_f64(v)))
+                    .to_f64();
                 Some(KpiTile {
                     label: format!("Total {name}"),
                     value: format_number(total, style.number_style, decimals, &col.format),
@@ -887,6 +895,20 @@ pub fn kpis_for(table: &Table, style: &Style, max: usize) -> Vec<KpiTile> {
             }
         })
         .collect()
+}
+
+/// The change from `prev` to `last` in percent of |prev|, computed in decimal
+/// and printed with one decimal ("12.5", "-3.0"); None from a zero base.
+pub fn percent_change(prev: f64, last: f64) -> Option<String> {
+    let base = Decimal::from_f64(prev);
+    if base.is_zero() {
+        return None;
+    }
+    let pct = Decimal::from_f64(last)
+        .minus(base)
+        .times(Decimal::from_int(100))
+        .over(base.abs())?;
+    Some(pct.format(1))
 }
 
 /// The layout asked for on the command line: `single`, `grid:RxC`, `dashboard`.

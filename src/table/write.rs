@@ -11,8 +11,9 @@ pub fn format_value(value: f64, format: &NumberFormat) -> String {
     if !value.is_finite() {
         return value.to_string();
     }
-    let decimals = usize::from(format.decimals);
-    let digits = format!("{:.decimals$}", value.abs());
+    // Decimal rounding of the shortest form: a value printed with fewer
+    // decimals than it has rounds as a person would (2.675 → "2.68").
+    let digits = crate::ir::decimal::format_fixed(value.abs(), format.decimals);
     // A value that rounds to zero prints without a sign.
     let negative = value < 0.0 && digits.bytes().any(|b| (b'1'..=b'9').contains(&b));
     let (int, frac) = match digits.split_once('.') {
