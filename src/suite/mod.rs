@@ -9,13 +9,18 @@
 
 use std::path::{Path, PathBuf};
 
+mod balance;
 mod browse;
+mod chart_variant;
 mod composition;
 mod config;
 mod io;
 mod letters;
 mod merge;
 mod pipeline;
+mod question_variant;
+mod recheck;
+mod writer;
 
 pub use browse::{BrowseOptions, browse_html};
 pub use composition::{Composition, composition};

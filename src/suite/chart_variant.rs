@@ -1,0 +1,286 @@
+//! Modified-chart variants: perturbation choice (axis by balance, name by a
+//! seeded order), applying it at its stage (spec, SVG, image, data shift),
+//! rendering, and re-checking the answer on the new chart.
+
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
+
+use super::balance::Balance;
+use super::pipeline::{Block, Chart, Env, record, render, short_hash, stage_err};
+use super::recheck::{Verdict, recheck};
+use crate::ir::{Perturbation as Applied, Table};
+use crate::perturb::{self, ChartContext, Perturbation, Stage};
+use crate::questions::{self, Question, QuestionOptions};
+use crate::seed;
+
+/// Order in which to try perturbations of one axis for one item.
+pub(super) fn shuffled<T: Copy>(items: &[T], seed: u64) -> Vec<T> {
+    use rand::seq::SliceRandom;
+    let mut v = items.to_vec();
+    v.shuffle(&mut seed::rng(seed, &["order"]));
+    v
+}
+
+const ATTEMPTS: usize = 6;
+impl Env<'_> {
+    fn chart_axes(&self) -> Vec<&'static str> {
+        let mut axes: Vec<&'static str> = self.chart_perts.iter().map(|p| p.info().axis).collect();
+        if self.data_shift {
+            axes.push(perturb::registry::DATA_SHIFT.axis);
+        }
+        axes.dedup();
+        let mut seen = HashSet::new();
+        axes.retain(|a| seen.insert(*a));
+        axes
+    }
+
+    /// Applies one chart perturbation; `Ok(None)` when it does not apply.
+    fn apply_chart(
+        &self,
+        pert: &dyn Perturbation,
+        base: &Chart,
+        severity: u8,
+        item_seed: u64,
+        table: &Table,
+    ) -> Result<Option<(Chart, perturb::Applied<()>)>, String> {
+        let info = pert.info();
+        let seed = seed::derive(item_seed, &[info.name]);
+        match info.stage {
+            Stage::Spec => {
+                let distractors: Vec<&Table> =
+                    self.tables.iter().filter(|t| t.id != table.id).collect();
+                let ctx = ChartContext {
+                    seed,
+                    themes: &self.themes,
+                    distractors: &distractors,
+                };
+                let Some(applied) = pert.apply_spec(&base.spec, severity, &ctx) else {
+                    return Ok(None);
+                };
+                let chart = render(applied.value)?;
+                let meta = perturb::Applied {
+                    value: (),
+                    params: applied.params,
+                    target_panel: applied.target_panel,
+                };
+                Ok(Some((chart, meta)))
+            }
+            Stage::Svg => {
+                let Some(applied) = pert.apply_svg(&base.svg, &base.scene, severity, seed) else {
+                    return Ok(None);
+                };
+                let png = crate::render::svg_to_png(&applied.value.svg).map_err(stage_err)?;
+                let mut scene = (*base.scene).clone();
+                scene.extra_text.extend(applied.value.extra_text);
+                let params = serde_json::to_string(&applied.params).unwrap_or_default();
+                let chart = Chart {
+                    id: format!(
+                        "{}{}",
+                        &base.id[..4],
+                        &short_hash(&[&base.id, info.name, &severity.to_string(), &params])
+                    ),
+                    spec: base.spec.clone(),
+                    scene: Arc::new(scene),
+                    svg: Arc::new(applied.value.svg),
+                    png: Arc::new(png),
+                };
+                Ok(Some((
+                    chart,
+                    perturb::Applied {
+                        value: (),
+                        params: applied.params,
+                        target_panel: None,
+                    },
+                )))
+            }
+            Stage::Image => {
+                let Some(applied) = pert
+                    .apply_image(&base.png, severity, seed)
+                    .map_err(stage_err)?
+                else {
+                    return Ok(None);
+                };
+                let params = serde_json::to_string(&applied.params).unwrap_or_default();
+                let chart = Chart {
+                    id: format!(
+                        "{}{}",
+                        &base.id[..4],
+                        &short_hash(&[&base.id, info.name, &severity.to_string(), &params])
+                    ),
+                    spec: base.spec.clone(),
+                    scene: base.scene.clone(),
+                    svg: base.svg.clone(),
+                    png: Arc::new(applied.value),
+                };
+                Ok(Some((
+                    chart,
+                    perturb::Applied {
+                        value: (),
+                        params: applied.params,
+                        target_panel: None,
+                    },
+                )))
+            }
+            Stage::Data | Stage::Question => Ok(None),
+        }
+    }
+
+    /// Data shift: the same family and type asked on another table's chart.
+    fn data_shift(
+        &self,
+        q: &Question,
+        table: &Table,
+        base: &Chart,
+        severity: u8,
+        item_seed: u64,
+    ) -> Result<Option<(Chart, Question, Applied)>, String> {
+        let info = perturb::registry::DATA_SHIFT;
+        let likeness = |t: &Table| -> usize {
+            usize::from(t.index.ctype != table.index.ctype) * 100
+                + t.series.len().abs_diff(table.series.len()) * 10
+                + t.n_rows().abs_diff(table.n_rows())
+        };
+        let mut others: Vec<(usize, &Table)> = self
+            .tables
+            .iter()
+            .filter(|t| t.id != table.id)
+            .map(|t| (likeness(t), t))
+            .collect();
+        if others.is_empty() {
+            return Ok(None);
+        }
+        others.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.id.cmp(&b.1.id)));
+        let level = usize::from(severity - 1);
+        let n = others.len();
+        let lo = level * n / 5;
+        let hi = ((level + 1) * n / 5).max(lo + 1).min(n);
+        let seed = seed::derive(item_seed, &[info.name]);
+        for (_, other) in shuffled(&others[lo..hi], seed) {
+            let kinds = crate::spec::suitable_kinds(other);
+            let kind = if kinds.contains(&base.kind()) {
+                base.kind()
+            } else if let Some(k) = kinds.first() {
+                *k
+            } else {
+                continue;
+            };
+            let Ok(spec) = crate::spec::single(other, kind, &self.original_style) else {
+                continue;
+            };
+            let chart = render(spec)?;
+            // Spelled out with `..Default::default()` so new option fields keep defaults.
+            #[allow(clippy::needless_update)]
+            let opts = QuestionOptions {
+                seed: seed::derive(seed, &[&other.id]),
+                count: 3,
+                types: vec![q.question_type],
+                families: vec![q.family.clone()],
+                unanswerable_share: if q.answerable { 0.0 } else { 1.0 },
+                ..QuestionOptions::default()
+            };
+            if let Some(new) = questions::generate(&chart.id, &chart.spec, &chart.scene, &opts)
+                .into_iter()
+                .find(|c| c.family == q.family && c.answerable == q.answerable)
+            {
+                let mut params = BTreeMap::new();
+                params.insert(
+                    "table".to_string(),
+                    serde_json::Value::from(other.id.clone()),
+                );
+                params.insert("kind".to_string(), serde_json::Value::from(kind.name()));
+                return Ok(Some((chart, new, record(&info, severity, params))));
+            }
+        }
+        Ok(None)
+    }
+
+    /// One modified-chart variant of `q` on `base`, or the reasons it failed.
+    pub(super) fn chart_variant(
+        &self,
+        q: &Question,
+        base: &Chart,
+        table: &Table,
+        item_seed: u64,
+        balance: &mut Balance,
+        block: &mut Block,
+    ) -> Option<(Chart, Question, Applied)> {
+        let axes = balance.axes_in_order(&self.chart_axes(), self.config, item_seed);
+        let mut attempts = 0;
+        for axis in axes {
+            let perts: Vec<&'static dyn Perturbation> = self
+                .chart_perts
+                .iter()
+                .copied()
+                .filter(|p| p.info().axis == axis)
+                .collect();
+            let data = axis == perturb::registry::DATA_SHIFT.axis && self.data_shift;
+            let names: Vec<&'static str> = if data {
+                vec![perturb::registry::DATA_SHIFT.name]
+            } else {
+                perts.iter().map(|p| p.info().name).collect()
+            };
+            for name in shuffled(&names, seed::derive(item_seed, &[axis])) {
+                if attempts >= ATTEMPTS {
+                    return None;
+                }
+                let severity =
+                    balance.severity(name, self.config, seed::derive(item_seed, &[name]));
+                if data {
+                    attempts += 1;
+                    match self.data_shift(q, table, base, severity, item_seed) {
+                        Ok(Some((chart, new, rec))) => {
+                            balance.used(axis, name, severity);
+                            return Some((chart, new, rec));
+                        }
+                        Ok(None) => continue,
+                        Err(e) => {
+                            block.drop_item("render_error");
+                            block
+                                .errors
+                                .push(format!("table `{}`: data_shift: {e}", table.id));
+                            continue;
+                        }
+                    }
+                }
+                let Some(pert) = perts.iter().find(|p| p.info().name == name) else {
+                    continue;
+                };
+                let info = pert.info();
+                let (chart, meta) = match self.apply_chart(*pert, base, severity, item_seed, table)
+                {
+                    Ok(Some(x)) => x,
+                    Ok(None) => continue,
+                    Err(e) => {
+                        attempts += 1;
+                        block.drop_item("render_error");
+                        block
+                            .errors
+                            .push(format!("table `{}`: {}: {e}", table.id, info.name));
+                        continue;
+                    }
+                };
+                attempts += 1;
+                let mut moved = q.clone();
+                if let Some(to) = meta.target_panel {
+                    moved.query = perturb::retarget_panel(&q.query, 0, to);
+                    let reference = perturb::subplots::panel_reference(&chart.spec, to);
+                    // The panel is named where the conversation starts.
+                    match moved.history.first_mut() {
+                        Some(turn) => {
+                            turn.question = format!("Refer to {reference}. {}", turn.question)
+                        }
+                        None => moved.text = format!("Refer to {reference}. {}", q.text),
+                    }
+                }
+                match recheck(info.effect, &moved, &chart) {
+                    Verdict::Keep(new) => {
+                        balance.used(axis, name, severity);
+                        return Some((chart, *new, record(&info, severity, meta.params)));
+                    }
+                    Verdict::Drop(reason) => block.drop_item(reason),
+                }
+            }
+        }
+        None
+    }
+}
