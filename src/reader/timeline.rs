@@ -18,6 +18,9 @@ pub enum TimeUnit {
 /// A label as a count of its unit (years, months since year 0, days).
 pub fn parse_time(label: &str) -> Option<(TimeUnit, i64)> {
     let t = label.trim();
+    if !t.is_ascii() {
+        return None;
+    }
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     match t.len() {
         4 if digits(t) => {
@@ -128,6 +131,8 @@ mod tests {
         }
         assert!(parse_time("France").is_none());
         assert!(parse_time("1961-13").is_none());
+        assert!(parse_time("18–29").is_none());
+        assert!(parse_time("é1980").is_none());
     }
 
     #[test]

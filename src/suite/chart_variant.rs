@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::balance::Balance;
 use super::pipeline::{Block, Chart, Env, record, render, short_hash, stage_err};
+use super::readable::unreadable;
 use super::recheck::{Verdict, recheck};
 use crate::ir::{Perturbation as Applied, Table};
 use crate::perturb::{self, ChartContext, Perturbation, Stage};
@@ -229,6 +230,12 @@ impl Env<'_> {
                     attempts += 1;
                     match self.data_shift(q, table, base, severity, item_seed) {
                         Ok(Some((chart, new, rec))) => {
+                            if let Some(reason) =
+                                unreadable(&new, &chart, std::slice::from_ref(&rec))
+                            {
+                                block.drop_item(&reason);
+                                continue;
+                            }
                             balance.used(axis, name, severity);
                             return Some((chart, new, rec));
                         }
@@ -274,8 +281,13 @@ impl Env<'_> {
                 }
                 match recheck(info.effect, &moved, &chart) {
                     Verdict::Keep(new) => {
+                        let rec = record(&info, severity, meta.params);
+                        if let Some(reason) = unreadable(&new, &chart, std::slice::from_ref(&rec)) {
+                            block.drop_item(&reason);
+                            continue;
+                        }
                         balance.used(axis, name, severity);
-                        return Some((chart, *new, record(&info, severity, meta.params)));
+                        return Some((chart, *new, rec));
                     }
                     Verdict::Drop(reason) => block.drop_item(reason),
                 }

@@ -19,6 +19,7 @@ mod letters;
 mod merge;
 mod pipeline;
 mod question_variant;
+mod readable;
 mod recheck;
 mod writer;
 

@@ -211,7 +211,13 @@ impl Env<'_> {
 
     /// Canonical candidates for the `nth` chart of a table, and the balanced
     /// choice among them.
-    fn select_questions(&self, chart: &Chart, nth: usize, balance: &mut Balance) -> Vec<Question> {
+    fn select_questions(
+        &self,
+        chart: &Chart,
+        nth: usize,
+        balance: &mut Balance,
+        block: &mut Block,
+    ) -> Vec<Question> {
         let config = self.config;
         // Spelled out with `..Default::default()` so new option fields keep defaults.
         #[allow(clippy::needless_update)]
@@ -226,7 +232,19 @@ impl Env<'_> {
                 .clamp(config.unanswerable_share, 0.9),
             ..QuestionOptions::default()
         };
-        let candidates = questions::generate(&chart.id, &chart.spec, &chart.scene, &opts);
+        // Only readable candidates compete, so an unreadable one is replaced
+        // by another question rather than lost.
+        let candidates: Vec<Question> =
+            questions::generate(&chart.id, &chart.spec, &chart.scene, &opts)
+                .into_iter()
+                .filter(|q| match super::readable::unreadable(q, chart, &[]) {
+                    None => true,
+                    Some(reason) => {
+                        block.drop_item(&reason);
+                        false
+                    }
+                })
+                .collect();
         balance.select(candidates, config.questions_per_chart, &chart.id, config)
     }
 
@@ -293,6 +311,7 @@ impl Env<'_> {
             && let Some((q, rec)) = self.question_variant(
                 &o.q,
                 o.chart,
+                &[],
                 seed::derive(v_seed, &["question"]),
                 SetName::ModifiedQuestion,
                 balance,
@@ -319,6 +338,7 @@ impl Env<'_> {
             && let Some((q, q_rec)) = self.question_variant(
                 &mid_q,
                 &chart,
+                std::slice::from_ref(&chart_rec),
                 seed::derive(v_seed, &["both-question"]),
                 SetName::ModifiedBoth,
                 balance,
@@ -353,7 +373,7 @@ impl Env<'_> {
             if !seen_charts.insert(chart.id.clone()) {
                 continue;
             }
-            let chosen = self.select_questions(&chart, nth, &mut balance);
+            let chosen = self.select_questions(&chart, nth, &mut balance, &mut block);
             for (i, q) in chosen.into_iter().enumerate() {
                 let Some(original) = self.original_item(q, i, &chart, table, &mut block) else {
                     continue;

@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use super::balance::{Balance, is_polar};
 use super::chart_variant::shuffled;
 use super::pipeline::{Block, Chart, Env, record};
+use super::readable::unreadable;
 use super::recheck::executed;
 use crate::ir::{Perturbation as Applied, SetName};
 use crate::perturb::{self, AnswerEffect};
@@ -25,11 +26,14 @@ impl Env<'_> {
             .collect()
     }
 
-    /// One modified-question variant of `q` on `chart`.
+    /// One modified-question variant of `q` on `chart` (itself modified by
+    /// `chart_perts`, which the readability gate needs to know).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn question_variant(
         &self,
         q: &Question,
         chart: &Chart,
+        chart_perts: &[Applied],
         item_seed: u64,
         set: SetName,
         balance: &mut Balance,
@@ -89,9 +93,16 @@ impl Env<'_> {
                     block.drop_item("preserving_violation");
                     continue;
                 }
+                let rec = record(&info, severity, applied.params);
+                let mut perts = chart_perts.to_vec();
+                perts.push(rec.clone());
+                if let Some(reason) = unreadable(&new, chart, &perts) {
+                    block.drop_item(&reason);
+                    continue;
+                }
                 balance.used(axis, name, severity);
                 balance.count_answer(set.name(), &new.answer);
-                return Some((new, record(&info, severity, applied.params)));
+                return Some((new, rec));
             }
         }
         None
