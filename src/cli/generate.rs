@@ -89,6 +89,10 @@ pub struct Overrides {
     /// Candidate questions drawn per kept question, for balancing.
     #[arg(long)]
     pub oversample: Option<usize>,
+    /// Keep items the reader cannot answer from the image (to measure what
+    /// the readability gate drops; such a suite is not a valid stress test).
+    #[arg(long)]
+    pub no_readability_gate: bool,
 }
 
 fn parse_list<T>(
@@ -155,6 +159,9 @@ pub fn resolve_config(args: &Args) -> anyhow::Result<SuiteConfig> {
     }
     if let Some(v) = args.set.oversample {
         c.oversample = v;
+    }
+    if args.set.no_readability_gate {
+        c.readability_gate = false;
     }
     for q in &args.set.quota {
         let (key, w) = q

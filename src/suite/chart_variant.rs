@@ -7,7 +7,6 @@ use std::sync::Arc;
 
 use super::balance::Balance;
 use super::pipeline::{Block, Chart, Env, record, render, short_hash, stage_err};
-use super::readable::unreadable;
 use super::recheck::{Verdict, recheck};
 use crate::ir::{Perturbation as Applied, Table};
 use crate::perturb::{self, ChartContext, Perturbation, Stage};
@@ -231,7 +230,7 @@ impl Env<'_> {
                     match self.data_shift(q, table, base, severity, item_seed) {
                         Ok(Some((chart, new, rec))) => {
                             if let Some(reason) =
-                                unreadable(&new, &chart, std::slice::from_ref(&rec))
+                                self.unreadable(&new, &chart, std::slice::from_ref(&rec))
                             {
                                 block.drop_item(&reason);
                                 continue;
@@ -282,7 +281,9 @@ impl Env<'_> {
                 match recheck(info.effect, &moved, &chart) {
                     Verdict::Keep(new) => {
                         let rec = record(&info, severity, meta.params);
-                        if let Some(reason) = unreadable(&new, &chart, std::slice::from_ref(&rec)) {
+                        if let Some(reason) =
+                            self.unreadable(&new, &chart, std::slice::from_ref(&rec))
+                        {
                             block.drop_item(&reason);
                             continue;
                         }

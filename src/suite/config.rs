@@ -96,6 +96,8 @@ pub struct SuiteConfig {
     pub quotas: Quotas,
     /// Candidate questions drawn per kept question, for balancing.
     pub oversample: usize,
+    /// Keep only items the `reader` answers right from the image alone.
+    pub readability_gate: bool,
     /// Not part of the suite's identity: recorded as `suite.json` `shard`.
     #[serde(skip_serializing)]
     pub shard: Option<Shard>,
@@ -125,6 +127,7 @@ impl Default for SuiteConfig {
             ],
             quotas: Quotas::default(),
             oversample: 3,
+            readability_gate: true,
             shard: None,
         }
     }

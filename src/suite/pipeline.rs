@@ -237,7 +237,7 @@ impl Env<'_> {
         let candidates: Vec<Question> =
             questions::generate(&chart.id, &chart.spec, &chart.scene, &opts)
                 .into_iter()
-                .filter(|q| match super::readable::unreadable(q, chart, &[]) {
+                .filter(|q| match self.unreadable(q, chart, &[]) {
                     None => true,
                     Some(reason) => {
                         block.drop_item(&reason);

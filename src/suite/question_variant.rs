@@ -6,7 +6,6 @@ use std::collections::HashSet;
 use super::balance::{Balance, is_polar};
 use super::chart_variant::shuffled;
 use super::pipeline::{Block, Chart, Env, record};
-use super::readable::unreadable;
 use super::recheck::executed;
 use crate::ir::{Perturbation as Applied, SetName};
 use crate::perturb::{self, AnswerEffect};
@@ -96,7 +95,7 @@ impl Env<'_> {
                 let rec = record(&info, severity, applied.params);
                 let mut perts = chart_perts.to_vec();
                 perts.push(rec.clone());
-                if let Some(reason) = unreadable(&new, chart, &perts) {
+                if let Some(reason) = self.unreadable(&new, chart, &perts) {
                     block.drop_item(&reason);
                     continue;
                 }

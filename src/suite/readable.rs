@@ -3,14 +3,28 @@
 //! item must look unanswerable to it too). Rejections are counted by the
 //! reader's reason, so `suite.json` says what each rule dropped.
 
-use super::pipeline::Chart;
+use super::pipeline::{Chart, Env};
 use crate::ir::Perturbation as Applied;
 use crate::questions::Question;
 use crate::reader::{self, Reading, View};
 
-/// None when the reader answers `q` right on `chart` as corrupted by
-/// `perturbations`; else the drop reason.
-pub(super) fn unreadable(q: &Question, chart: &Chart, perturbations: &[Applied]) -> Option<String> {
+impl Env<'_> {
+    /// None when the reader answers `q` right on `chart` as corrupted by
+    /// `perturbations` (or the gate is off); else the drop reason.
+    pub(super) fn unreadable(
+        &self,
+        q: &Question,
+        chart: &Chart,
+        perturbations: &[Applied],
+    ) -> Option<String> {
+        if !self.config.readability_gate {
+            return None;
+        }
+        judge(q, chart, perturbations)
+    }
+}
+
+fn judge(q: &Question, chart: &Chart, perturbations: &[Applied]) -> Option<String> {
     let view = View::for_item(perturbations, q.paragraph.is_some());
     let reading = reader::answer(&q.query, &chart.spec, &chart.scene, &view);
     if reader::agrees(&q.answer, &reading) {
