@@ -5,6 +5,7 @@
 mod distractors;
 pub mod diversity;
 pub mod pick;
+pub mod readability;
 mod types;
 mod unanswerable;
 
@@ -17,6 +18,7 @@ use crate::ir::query::{CellRef, Change, Query};
 use crate::ir::{Answer, AnswerKind, ChartSpec, QuestionType, Realization, Scene};
 use crate::query::{PanelData, answer_kind, execute, family, is_descriptive};
 use crate::seed;
+use readability::Reading;
 
 pub use distractors::{display_answer, distractors};
 pub use types::Question;
@@ -168,26 +170,54 @@ fn answerable_data_query(
     families: &[&str],
 ) -> Option<(Query, Answer, PanelData)> {
     let panels = data_panels(spec);
+    // (panel, family) pairs no argument choice made readable in this slot.
+    let mut failed: BTreeSet<(usize, &str)> = BTreeSet::new();
     for attempt in 0..12 {
         let a = attempt.to_string();
         let mut rng = seed::rng(item_seed, &[chart_id, "pick", &a]);
         let (panel, data) = choose(&mut rng, &panels)?;
+        let Some(reading) = Reading::of(scene, *panel) else {
+            continue;
+        };
         let fams: Vec<&str> = families
             .iter()
             .copied()
             .filter(|f| allowed(opts, f) && pick::data_family_fits(f, data))
+            .filter(|f| !failed.contains(&(*panel, *f)))
             .collect();
-        let fam = weighted(&mut rng, &fams)?;
-        let mut arg_rng = seed::rng(item_seed, &[chart_id, fam, &a]);
-        let Some(q) = pick::data_query(fam, *panel, data, &mut arg_rng) else {
+        let Some(fam) = weighted(&mut rng, &fams) else {
             continue;
         };
-        match execute(&q, spec, scene) {
-            Ok(Answer::Unanswerable) | Err(_) => continue,
-            Ok(answer) => return Some((q, answer, data.clone())),
+        // Other arguments are tried before the family is given up, so the
+        // readability rules shift which cells are asked, not the family mix.
+        for draw in 0..ARG_DRAWS {
+            let mut arg_rng = if draw == 0 {
+                seed::rng(item_seed, &[chart_id, fam, &a])
+            } else {
+                seed::rng(item_seed, &[chart_id, fam, &a, &draw.to_string()])
+            };
+            let Some(q) = pick::data_query(fam, *panel, data, &reading, &mut arg_rng) else {
+                continue;
+            };
+            if readability::check(&q, &reading).is_err() {
+                continue;
+            }
+            match execute(&q, spec, scene) {
+                Ok(Answer::Unanswerable) | Err(_) => continue,
+                Ok(answer) => return Some((q, answer, data.clone())),
+            }
         }
+        failed.insert((*panel, fam));
     }
     None
+}
+
+/// Argument draws per family before another family is tried.
+const ARG_DRAWS: usize = 6;
+
+/// Whether a wrapped query (hypothetical, conversation) is readable on its panel.
+fn readable(query: &Query, scene: &Scene) -> bool {
+    Reading::of(scene, query.panel()).is_some_and(|r| readability::check(query, &r).is_ok())
 }
 
 fn descriptive_query(
@@ -362,8 +392,24 @@ fn conversation(
         series: c.series.clone(),
         category: c.category.clone(),
     };
-    let i = rng.random_range(0..n);
-    let j = if i + 1 < n { i + 1 } else { i - 1 };
+    // Neighbours in print: with thinned tick labels the next printed category.
+    let read = Reading::of(scene, panel);
+    let rows: Vec<usize> = (0..n)
+        .filter(|k| {
+            read.as_ref()
+                .is_none_or(|r| r.category_printed(&data.categories[*k]))
+        })
+        .collect();
+    if rows.len() < 2 {
+        return None;
+    }
+    let at = rng.random_range(0..rows.len());
+    let i = rows[at];
+    let j = if at + 1 < rows.len() {
+        rows[at + 1]
+    } else {
+        rows[at - 1]
+    };
     let (c1, c2) = (cell(&data.categories[i]), cell(&data.categories[j]));
     let positive_difference = |x: &CellRef, y: &CellRef| -> Option<Query> {
         let vx = data.series(&x.series)?.values[data.row(&x.category)?]?;
@@ -388,7 +434,10 @@ fn conversation(
             if k == 2 {
                 vec![argmax, value_at(&top_cell)]
             } else {
-                let other = data.categories.iter().find(|c| **c != top)?;
+                let other = rows
+                    .iter()
+                    .map(|k| &data.categories[*k])
+                    .find(|c| **c != top)?;
                 let other_cell = cell(other);
                 vec![
                     argmax,
@@ -533,7 +582,9 @@ fn build(
         QuestionType::Hypothetical => {
             let (base, answer, data) =
                 answerable_data_query(chart_id, spec, scene, opts, item_seed, HYPOTHETICAL)?;
-            let query = to_hypothetical(&base, &data, &mut rng)?;
+            let query = (0..4)
+                .filter_map(|_| to_hypothetical(&base, &data, &mut rng))
+                .find(|q| readable(q, scene))?;
             let q = finalize(query, ty, spec, scene, item_seed, "canonical")?;
             // A change that leaves the answer as it was asks nothing hypothetical.
             (q.answer != answer).then_some(q)
@@ -541,7 +592,9 @@ fn build(
         QuestionType::Conversational => {
             let panels = data_panels(spec);
             let (panel, data) = choose(&mut rng, &panels)?;
-            let query = conversation(*panel, data, spec, scene, &mut rng)?;
+            let query = (0..4)
+                .filter_map(|_| conversation(*panel, data, spec, scene, &mut rng))
+                .find(|q| readable(q, scene))?;
             finalize(query, ty, spec, scene, item_seed, "canonical")
         }
     }

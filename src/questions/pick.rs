@@ -4,6 +4,7 @@
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use super::readability::Reading;
 use crate::ir::decimal::capped_decimals;
 use crate::ir::query::{AggregateOp, Axis, CellRef, Query};
 use crate::ir::{ChartKind, PanelScene};
@@ -110,37 +111,46 @@ pub fn data_query(
     family: &str,
     panel: usize,
     d: &PanelData,
+    read: &Reading,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Option<Query> {
     if !data_family_fits(family, d) {
         return None;
     }
-    let n = d.categories.len();
-    let s = one(rng, &d.series).clone();
+    // Only categories whose label is printed and series a reader can name
+    // are asked about; with every label printed the draws are unchanged.
+    let rows: Vec<usize> = (0..d.categories.len())
+        .filter(|i| read.category_printed(&d.categories[*i]))
+        .collect();
+    let named: Vec<usize> = (0..d.series.len())
+        .filter(|i| read.series_named(&d.series[*i].name))
+        .collect();
+    let n = rows.len();
+    if n == 0 || named.is_empty() {
+        return None;
+    }
+    let s = &d.series[*one(rng, &named)];
     let name = s.name.clone();
-    let cat = |i: usize| d.categories[i].clone();
-    let multi = d.series.len() >= 2 && !d.kind.is_circular();
-    // "The highest value" of a stacked chart could mean a segment or a stack: not asked.
-    let stacked = matches!(d.kind, ChartKind::StackedBar | ChartKind::StackedArea);
-    let overall = multi && !stacked && rng.random_bool(0.3);
-    let cells = |rng: &mut Xoshiro256PlusPlus| -> (CellRef, CellRef) {
+    let cat = |i: usize| d.categories[rows[i]].clone();
+    let multi = named.len() >= 2 && !d.kind.is_circular();
+    let cells = |rng: &mut Xoshiro256PlusPlus| -> Option<(CellRef, CellRef)> {
         if multi && rng.random_bool(0.4) {
-            let (i, j) = two(rng, d.series.len());
+            let (i, j) = two(rng, named.len());
             let c = cat(rng.random_range(0..n));
-            (
+            Some((
                 CellRef {
-                    series: d.series[i].name.clone(),
+                    series: d.series[named[i]].name.clone(),
                     category: c.clone(),
                 },
                 CellRef {
-                    series: d.series[j].name.clone(),
+                    series: d.series[named[j]].name.clone(),
                     category: c,
                 },
-            )
-        } else {
+            ))
+        } else if n >= 2 {
             let (i, j) = two(rng, n);
             // Later category first, as in "between 2020 and 2018".
-            (
+            Some((
                 CellRef {
                     series: name.clone(),
                     category: cat(j),
@@ -149,7 +159,9 @@ pub fn data_query(
                     series: name.clone(),
                     category: cat(i),
                 },
-            )
+            ))
+        } else {
+            None
         }
     };
     let values: Vec<f64> = s.values.iter().flatten().copied().collect();
@@ -159,8 +171,10 @@ pub fn data_query(
             series: name,
             category: cat(rng.random_range(0..n)),
         },
+        // Always for a named series: over several series "the highest value"
+        // leaves the reader to guess which one is meant.
         "argmax" | "argmin" | "max_value" | "min_value" => {
-            let series = (!overall).then_some(name);
+            let series = Some(name);
             match family {
                 "argmax" => Query::Argmax { panel, series },
                 "argmin" => Query::Argmin { panel, series },
@@ -169,7 +183,7 @@ pub fn data_query(
             }
         }
         "difference" => {
-            let (a, b) = cells(rng);
+            let (a, b) = cells(rng)?;
             let value = |c: &CellRef| {
                 d.series(&c.series)
                     .zip(d.row(&c.category))
@@ -184,7 +198,7 @@ pub fn data_query(
             Query::Difference { panel, a, b }
         }
         "ratio" => {
-            let (a, b) = cells(rng);
+            let (a, b) = cells(rng)?;
             Query::Ratio {
                 panel,
                 a,
@@ -193,14 +207,14 @@ pub fn data_query(
             }
         }
         "compare" => {
-            let (a, b) = cells(rng);
+            let (a, b) = cells(rng)?;
             if rng.random_bool(0.5) {
                 Query::Compare { panel, a, b }
             } else {
                 Query::Compare { panel, a: b, b: a }
             }
         }
-        "percent_change" => {
+        "percent_change" if n >= 2 => {
             let (i, j) = two(rng, n);
             Query::PercentChange {
                 panel,
@@ -252,9 +266,12 @@ pub fn data_query(
             series: name,
             increase: family == "largest_increase",
         },
-        "max_gap" | "crosses" => {
-            let (i, j) = two(rng, d.series.len());
-            let (a, b) = (d.series[i].name.clone(), d.series[j].name.clone());
+        "max_gap" | "crosses" if named.len() >= 2 => {
+            let (i, j) = two(rng, named.len());
+            let (a, b) = (
+                d.series[named[i]].name.clone(),
+                d.series[named[j]].name.clone(),
+            );
             if family == "max_gap" {
                 Query::MaxGap { panel, a, b }
             } else {
@@ -267,7 +284,7 @@ pub fn data_query(
             category: cat(rng.random_range(0..n)),
             decimals: 1,
         },
-        "share_sum" => {
+        "share_sum" if n >= 3 => {
             let k = rng.random_range(2..=3.min(n - 1));
             Query::ShareSum {
                 panel,
@@ -280,10 +297,10 @@ pub fn data_query(
             panel,
             series: name,
         },
-        "top_mean" => Query::TopMean {
+        "top_mean" if d.categories.len() >= 3 => Query::TopMean {
             panel,
             series: name,
-            k: rng.random_range(2..=3.min(n - 1)),
+            k: rng.random_range(2..=3.min(d.categories.len() - 1)),
             decimals: average_decimals(s.format.decimals, &values),
         },
         _ => return None,
