@@ -51,3 +51,68 @@ proptest! {
         }
     }
 }
+
+/// Shares of `key` among items, for values with at least `min` items.
+fn shares(items: &[Item], key: impl Fn(&Item) -> String) -> HashMap<String, f64> {
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    for item in items {
+        *counts.entry(key(item)).or_default() += 1;
+    }
+    counts
+        .into_iter()
+        .map(|(k, n)| (k, n as f64 / items.len() as f64))
+        .collect()
+}
+
+/// The gate does not buy validity by making the suite easy: on the fixtures,
+/// no family, question type or chart kind of any weight loses more than half
+/// its share to it.
+#[test]
+fn the_gate_keeps_the_mix() {
+    let (tables, errors) = chartstress::table::load_tables(&["fixtures".into()], false);
+    assert!(errors.is_empty());
+    let run = |gate: bool| {
+        let out = tempfile::tempdir().unwrap();
+        let config = SuiteConfig {
+            seed: 5,
+            readability_gate: gate,
+            ..SuiteConfig::default()
+        };
+        let summary = generate_suite(&tables, &config, out.path(), false).unwrap();
+        (read_items(out.path()).unwrap(), summary)
+    };
+    let (gated, summary) = run(true);
+    let (open, _) = run(false);
+    let dropped: u64 = summary
+        .dropped
+        .iter()
+        .filter(|(k, _)| k.starts_with("reader:"))
+        .map(|(_, n)| n)
+        .sum();
+    assert!(
+        dropped > 0,
+        "the gate dropped nothing: {:?}",
+        summary.dropped
+    );
+    let dims: [(&str, fn(&Item) -> String); 3] = [
+        ("family", |i| i.family.clone()),
+        ("question type", |i| i.question_type.name().to_string()),
+        ("chart kind", |i| i.chart_kind.name().to_string()),
+    ];
+    for (dim, key) in dims {
+        let before = shares(&open, key);
+        let after = shares(&gated, key);
+        for (value, share) in &before {
+            if *share < 0.02 {
+                continue;
+            }
+            let kept = after.get(value).copied().unwrap_or(0.0);
+            assert!(
+                kept * 2.0 >= *share,
+                "{dim} {value}: share {:.1}% without the gate, {:.1}% with it",
+                share * 100.0,
+                kept * 100.0
+            );
+        }
+    }
+}

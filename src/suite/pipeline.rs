@@ -187,7 +187,19 @@ impl Env<'_> {
     /// The table's chart of `kind` in the original theme; failures are
     /// recorded on the block.
     fn original_chart(&self, table: &Table, kind: ChartKind, block: &mut Block) -> Option<Chart> {
-        let spec = match crate::spec::single(table, kind, &self.original_style) {
+        // A slice's share cannot be judged to 5% by its angle: original pies
+        // print their percentages, as most published pies do.
+        let labelled;
+        let style = if kind.is_circular() && !self.original_style.data_labels {
+            labelled = Style {
+                data_labels: true,
+                ..self.original_style.clone()
+            };
+            &labelled
+        } else {
+            &self.original_style
+        };
+        let spec = match crate::spec::single(table, kind, style) {
             Ok(s) => s,
             Err(e) => {
                 block
