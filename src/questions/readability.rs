@@ -645,6 +645,7 @@ mod tests {
                 w: 10.0,
                 h,
             },
+            sweep_deg: None,
             label: label.map(|t| TextBox {
                 text: t.into(),
                 bbox: BBox::default(),
