@@ -94,7 +94,8 @@ fn the_gate_keeps_the_mix() {
         "the gate dropped nothing: {:?}",
         summary.dropped
     );
-    let dims: [(&str, fn(&Item) -> String); 3] = [
+    type Key = fn(&Item) -> String;
+    let dims: [(&str, Key); 3] = [
         ("family", |i| i.family.clone()),
         ("question type", |i| i.question_type.name().to_string()),
         ("chart kind", |i| i.chart_kind.name().to_string()),
