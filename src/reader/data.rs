@@ -100,10 +100,13 @@ fn share(sight: &Sight, series: &str, slots: &[String]) -> Result<Interval, Stop
         .filter(|(s, _)| slots.contains(s))
         .map(|(_, v)| *v)
         .collect::<Vec<_>>());
-    if sight.panel.kind.is_circular() {
-        return Ok(part);
-    }
-    let total = sum(&values(&col));
+    // A pie's printed shares sum to 100; a hypothetical change of some
+    // slices grows that whole by the change of those slices.
+    let total = if sight.panel.kind.is_circular() {
+        Interval::exact(100.0) + sight.edit_growth(series)?
+    } else {
+        sum(&values(&col))
+    };
     part.checked_div(total)
         .map(|r| r.scale(100.0))
         .ok_or_else(|| too_close("the total may be zero"))

@@ -370,6 +370,24 @@ impl<'a> Sight<'a> {
         })
     }
 
+    /// How much a hypothetical edit adds to a series' total, read on the
+    /// unedited marks (zero without an edit of that series).
+    pub fn edit_growth(&self, series: &str) -> Result<Interval, Stop> {
+        let Some(e) = self.edit.as_ref().filter(|e| e.series == series) else {
+            return Ok(Interval::exact(0.0));
+        };
+        let mut growth = Interval::exact(0.0);
+        for slot in &self.slots {
+            if e.category.as_deref().is_none_or(|c| c == slot) {
+                growth = growth
+                    + self
+                        .read_mark(self.mark(series, slot)?)?
+                        .scale(e.factor - 1.0);
+            }
+        }
+        Ok(growth)
+    }
+
     fn axis(&self) -> Result<&ValueAxis, Stop> {
         self.value_axis.as_ref().ok_or_else(|| {
             unreadable(
