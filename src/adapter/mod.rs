@@ -150,6 +150,54 @@ pub trait Adapter: Send + Sync {
     }
 }
 
+/// A suite's chart records by id, loaded once when a run starts: what the
+/// built-in baselines (`oracle`, `reader`) answer from.
+#[derive(Default)]
+pub struct ChartIndex(
+    std::sync::OnceLock<std::collections::HashMap<String, crate::ir::ChartRecord>>,
+);
+
+impl ChartIndex {
+    pub fn with(charts: Vec<crate::ir::ChartRecord>) -> ChartIndex {
+        let index = ChartIndex::default();
+        let _ = index
+            .0
+            .set(charts.into_iter().map(|c| (c.id.clone(), c)).collect());
+        index
+    }
+
+    /// Reads `charts.jsonl` unless already loaded.
+    pub fn load(&self, ctx: &RunContext) -> Result<(), AdapterError> {
+        if self.0.get().is_some() {
+            return Ok(());
+        }
+        let charts = crate::run::suite_files::read_charts(&ctx.suite)
+            .map_err(|e| AdapterError::Config(e.to_string()))?;
+        let _ = self
+            .0
+            .set(charts.into_iter().map(|c| (c.id.clone(), c)).collect());
+        Ok(())
+    }
+
+    /// The chart an item is asked on.
+    pub fn chart(
+        &self,
+        adapter: &str,
+        item: &Item,
+    ) -> Result<&crate::ir::ChartRecord, AdapterError> {
+        let charts = self
+            .0
+            .get()
+            .ok_or_else(|| AdapterError::Config(format!("{adapter} used before start()")))?;
+        charts.get(&item.chart_id).ok_or_else(|| {
+            AdapterError::Other(format!(
+                "item {}: chart {} is not in charts.jsonl",
+                item.id, item.chart_id
+            ))
+        })
+    }
+}
+
 /// Options for every adapter; each adapter reads the ones it understands.
 #[derive(Clone)]
 pub struct AdapterOptions {

@@ -6,13 +6,12 @@
 //! The executor is injected (`OracleFn`) so this adapter does not depend on
 //! the question stage; the CLI passes a closure around `query::execute`.
 
-use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use crate::ir::answer::UNANSWERABLE_TEXT;
 use crate::ir::{ChartRecord, Item};
 
-use super::{Adapter, AdapterError, AdapterOptions, Request, Response, RunContext};
+use super::{Adapter, AdapterError, AdapterOptions, ChartIndex, Request, Response, RunContext};
 
 /// Answers an item from its chart record: `Ok(answer text)` or
 /// `Err(refusal)` when the query cannot be answered on that chart.
@@ -20,7 +19,7 @@ pub type OracleFn = Arc<dyn Fn(&Item, &ChartRecord) -> Result<String, String> + 
 
 pub struct Oracle {
     execute: OracleFn,
-    charts: OnceLock<HashMap<String, ChartRecord>>,
+    charts: ChartIndex,
 }
 
 impl Oracle {
@@ -30,20 +29,16 @@ impl Oracle {
         })?;
         Ok(Oracle {
             execute,
-            charts: OnceLock::new(),
+            charts: ChartIndex::default(),
         })
     }
 
     /// An oracle over already loaded chart records (no `start` needed).
     pub fn with_charts(execute: OracleFn, charts: Vec<ChartRecord>) -> Oracle {
-        let oracle = Oracle {
+        Oracle {
             execute,
-            charts: OnceLock::new(),
-        };
-        let _ = oracle
-            .charts
-            .set(charts.into_iter().map(|c| (c.id.clone(), c)).collect());
-        oracle
+            charts: ChartIndex::with(charts),
+        }
     }
 }
 
@@ -65,28 +60,11 @@ impl Adapter for Oracle {
     }
 
     fn start(&self, ctx: &RunContext) -> Result<(), AdapterError> {
-        if self.charts.get().is_some() {
-            return Ok(());
-        }
-        let charts = crate::run::suite_files::read_charts(&ctx.suite)
-            .map_err(|e| AdapterError::Config(e.to_string()))?;
-        let _ = self
-            .charts
-            .set(charts.into_iter().map(|c| (c.id.clone(), c)).collect());
-        Ok(())
+        self.charts.load(ctx)
     }
 
     fn answer(&self, req: &Request) -> Result<Response, AdapterError> {
-        let charts = self
-            .charts
-            .get()
-            .ok_or_else(|| AdapterError::Config("oracle used before start()".into()))?;
-        let record = charts.get(&req.item.chart_id).ok_or_else(|| {
-            AdapterError::Other(format!(
-                "item {}: chart {} is not in charts.jsonl",
-                req.item_id, req.item.chart_id
-            ))
-        })?;
+        let record = self.charts.chart("oracle", &req.item)?;
         let text = match (self.execute)(&req.item, record) {
             Ok(text) => text,
             Err(_refusal) => UNANSWERABLE_TEXT.to_string(),

@@ -2,27 +2,22 @@
 //! [`crate::reader`] — the baseline that proves every item is answerable
 //! from its picture (the `oracle` proves the arithmetic).
 
-use std::collections::HashMap;
-use std::sync::OnceLock;
-
 use crate::ir::ChartRecord;
 use crate::reader::View;
 
-use super::{Adapter, AdapterError, Request, Response, RunContext};
+use super::{Adapter, AdapterError, ChartIndex, Request, Response, RunContext};
 
 #[derive(Default)]
 pub struct Reader {
-    charts: OnceLock<HashMap<String, ChartRecord>>,
+    charts: ChartIndex,
 }
 
 impl Reader {
     /// A reader over already loaded chart records (no `start` needed).
     pub fn with_charts(charts: Vec<ChartRecord>) -> Reader {
-        let reader = Reader::default();
-        let _ = reader
-            .charts
-            .set(charts.into_iter().map(|c| (c.id.clone(), c)).collect());
-        reader
+        Reader {
+            charts: ChartIndex::with(charts),
+        }
     }
 }
 
@@ -40,29 +35,12 @@ impl Adapter for Reader {
     }
 
     fn start(&self, ctx: &RunContext) -> Result<(), AdapterError> {
-        if self.charts.get().is_some() {
-            return Ok(());
-        }
-        let charts = crate::run::suite_files::read_charts(&ctx.suite)
-            .map_err(|e| AdapterError::Config(e.to_string()))?;
-        let _ = self
-            .charts
-            .set(charts.into_iter().map(|c| (c.id.clone(), c)).collect());
-        Ok(())
+        self.charts.load(ctx)
     }
 
     fn answer(&self, req: &Request) -> Result<Response, AdapterError> {
-        let charts = self
-            .charts
-            .get()
-            .ok_or_else(|| AdapterError::Config("reader used before start()".into()))?;
         let item = &req.item;
-        let record = charts.get(&item.chart_id).ok_or_else(|| {
-            AdapterError::Other(format!(
-                "item {}: chart {} is not in charts.jsonl",
-                req.item_id, item.chart_id
-            ))
-        })?;
+        let record = self.charts.chart("reader", item)?;
         let view = View::for_item(&item.perturbations, req.paragraph.is_some());
         let text = crate::reader::answer(&item.query, &record.spec, &record.scene, &view).text();
         Ok(Response {

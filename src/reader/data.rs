@@ -311,18 +311,24 @@ pub fn evaluate(query: &Query, sight: &Sight) -> Result<Value, Stop> {
     })
 }
 
-/// The trend label, only when every reading consistent with the picture
-/// (each point at either end of its interval) gives the same one.
+/// The trend label, only when readings consistent with the picture agree on
+/// it: the shape as read, and with neighbouring points nudged apart by half
+/// the reading precision both ways (a trend is judged from the whole line,
+/// not from each point at its worst).
 pub fn trend(vals: &[Interval]) -> Result<String, Stop> {
-    let pick = |f: &dyn Fn(usize, &Interval) -> f64| -> Vec<f64> {
-        vals.iter().enumerate().map(|(i, v)| f(i, v)).collect()
+    let nudged = |sign: f64| -> Vec<f64> {
+        vals.iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let s = if i % 2 == 0 { sign } else { -sign };
+                v.mid() + s * (v.hi - v.lo) / 4.0
+            })
+            .collect()
     };
     let variants = [
-        pick(&|_, v| v.mid()),
-        pick(&|_, v| v.lo),
-        pick(&|_, v| v.hi),
-        pick(&|i, v| if i % 2 == 0 { v.lo } else { v.hi }),
-        pick(&|i, v| if i % 2 == 0 { v.hi } else { v.lo }),
+        vals.iter().map(|v| v.mid()).collect(),
+        nudged(1.0),
+        nudged(-1.0),
     ];
     let mut label = None;
     for xs in &variants {

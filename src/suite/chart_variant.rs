@@ -22,6 +22,22 @@ pub(super) fn shuffled<T: Copy>(items: &[T], seed: u64) -> Vec<T> {
 }
 
 const ATTEMPTS: usize = 6;
+/// Id of a chart derived from `base` by an SVG or image perturbation: the
+/// base id's prefix and a hash of what was applied.
+fn derived_id(
+    base: &Chart,
+    name: &str,
+    severity: u8,
+    params: &BTreeMap<String, serde_json::Value>,
+) -> String {
+    let params = serde_json::to_string(params).unwrap_or_default();
+    format!(
+        "{}{}",
+        &base.id[..4],
+        &short_hash(&[&base.id, name, &severity.to_string(), &params])
+    )
+}
+
 impl Env<'_> {
     fn chart_axes(&self) -> Vec<&'static str> {
         let mut axes: Vec<&'static str> = self.chart_perts.iter().map(|p| p.info().axis).collect();
@@ -72,13 +88,8 @@ impl Env<'_> {
                 let png = crate::render::svg_to_png(&applied.value.svg).map_err(stage_err)?;
                 let mut scene = (*base.scene).clone();
                 scene.extra_text.extend(applied.value.extra_text);
-                let params = serde_json::to_string(&applied.params).unwrap_or_default();
                 let chart = Chart {
-                    id: format!(
-                        "{}{}",
-                        &base.id[..4],
-                        &short_hash(&[&base.id, info.name, &severity.to_string(), &params])
-                    ),
+                    id: derived_id(base, info.name, severity, &applied.params),
                     spec: base.spec.clone(),
                     scene: Arc::new(scene),
                     svg: Arc::new(applied.value.svg),
@@ -100,13 +111,8 @@ impl Env<'_> {
                 else {
                     return Ok(None);
                 };
-                let params = serde_json::to_string(&applied.params).unwrap_or_default();
                 let chart = Chart {
-                    id: format!(
-                        "{}{}",
-                        &base.id[..4],
-                        &short_hash(&[&base.id, info.name, &severity.to_string(), &params])
-                    ),
+                    id: derived_id(base, info.name, severity, &applied.params),
                     spec: base.spec.clone(),
                     scene: base.scene.clone(),
                     svg: base.svg.clone(),
