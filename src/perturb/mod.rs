@@ -128,6 +128,18 @@ impl<T> Applied<T> {
         self.params.insert(key.to_string(), value.into());
         self
     }
+
+    /// The produced value apart from the record of what was applied.
+    pub fn split(self) -> (T, Applied<()>) {
+        (
+            self.value,
+            Applied {
+                value: (),
+                params: self.params,
+                target_panel: self.target_panel,
+            },
+        )
+    }
 }
 
 /// Visible text added on top of a rendered SVG.

@@ -809,17 +809,21 @@ mod tests {
             check(&value_at("x", "A"), &r),
             Err("series_not_identifiable")
         );
-        scene.panels[0].legend = ["x", "y"]
+        scene.panels[0].legend = legend(&["x", "y"]);
+        let r = Reading::of(&scene, 0).unwrap();
+        assert_eq!(check(&value_at("x", "A"), &r), Ok(()));
+        assert_eq!(check(&unnamed, &r), Err("series_unnamed"));
+    }
+
+    fn legend(labels: &[&str]) -> Vec<LegendEntry> {
+        labels
             .iter()
             .map(|l| LegendEntry {
                 label: l.to_string(),
                 color: color(),
                 bbox: BBox::default(),
             })
-            .collect();
-        let r = Reading::of(&scene, 0).unwrap();
-        assert_eq!(check(&value_at("x", "A"), &r), Ok(()));
-        assert_eq!(check(&unnamed, &r), Err("series_unnamed"));
+            .collect()
     }
 
     fn slice(category: &str, value: f64, label: Option<&str>) -> Mark {
@@ -844,14 +848,7 @@ mod tests {
             ],
             Vec::new(),
         );
-        scene.panels[0].legend = ["A", "B", "C"]
-            .iter()
-            .map(|l| LegendEntry {
-                label: l.to_string(),
-                color: color(),
-                bbox: BBox::default(),
-            })
-            .collect();
+        scene.panels[0].legend = legend(&["A", "B", "C"]);
         let r = Reading::of(&scene, 0).unwrap();
         let share = |c: &str| Query::Share {
             panel: 0,

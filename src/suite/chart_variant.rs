@@ -73,36 +73,25 @@ impl Env<'_> {
                 let Some(applied) = pert.apply_spec(&base.spec, severity, &ctx) else {
                     return Ok(None);
                 };
-                let chart = render(applied.value)?;
-                let meta = perturb::Applied {
-                    value: (),
-                    params: applied.params,
-                    target_panel: applied.target_panel,
-                };
-                Ok(Some((chart, meta)))
+                let (spec, meta) = applied.split();
+                Ok(Some((render(spec)?, meta)))
             }
             Stage::Svg => {
                 let Some(applied) = pert.apply_svg(&base.svg, &base.scene, severity, seed) else {
                     return Ok(None);
                 };
-                let png = crate::render::svg_to_png(&applied.value.svg).map_err(stage_err)?;
+                let (edit, meta) = applied.split();
+                let png = crate::render::svg_to_png(&edit.svg).map_err(stage_err)?;
                 let mut scene = (*base.scene).clone();
-                scene.extra_text.extend(applied.value.extra_text);
+                scene.extra_text.extend(edit.extra_text);
                 let chart = Chart {
-                    id: derived_id(base, info.name, severity, &applied.params),
+                    id: derived_id(base, info.name, severity, &meta.params),
                     spec: base.spec.clone(),
                     scene: Arc::new(scene),
-                    svg: Arc::new(applied.value.svg),
+                    svg: Arc::new(edit.svg),
                     png: Arc::new(png),
                 };
-                Ok(Some((
-                    chart,
-                    perturb::Applied {
-                        value: (),
-                        params: applied.params,
-                        target_panel: None,
-                    },
-                )))
+                Ok(Some((chart, meta)))
             }
             Stage::Image => {
                 let Some(applied) = pert
@@ -111,21 +100,15 @@ impl Env<'_> {
                 else {
                     return Ok(None);
                 };
+                let (png, meta) = applied.split();
                 let chart = Chart {
-                    id: derived_id(base, info.name, severity, &applied.params),
+                    id: derived_id(base, info.name, severity, &meta.params),
                     spec: base.spec.clone(),
                     scene: base.scene.clone(),
                     svg: base.svg.clone(),
-                    png: Arc::new(applied.value),
+                    png: Arc::new(png),
                 };
-                Ok(Some((
-                    chart,
-                    perturb::Applied {
-                        value: (),
-                        params: applied.params,
-                        target_panel: None,
-                    },
-                )))
+                Ok(Some((chart, meta)))
             }
             Stage::Data | Stage::Question => Ok(None),
         }
