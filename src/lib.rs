@@ -12,6 +12,7 @@ pub mod synth;
 pub mod table;
 
 pub mod render;
+pub mod visual;
 pub mod spec;
 
 pub mod query;

@@ -97,11 +97,13 @@ fn item(
                 axis: "question".into(),
                 name: q.realization.realizer.clone(),
                 severity: 2,
+                change: Default::default(),
                 params: BTreeMap::new(),
             }]
         } else {
             Vec::new()
         },
+        visual_distance: None,
     }
 }
 

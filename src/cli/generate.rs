@@ -93,6 +93,10 @@ pub struct Overrides {
     /// the readability gate drops; such a suite is not a valid stress test).
     #[arg(long)]
     pub no_readability_gate: bool,
+    /// Also keep modified charts that print values the original made the
+    /// reader estimate, tagged `easing` and reported apart from stress changes.
+    #[arg(long)]
+    pub easing: bool,
 }
 
 fn parse_list<T>(
@@ -162,6 +166,9 @@ pub fn resolve_config(args: &Args) -> anyhow::Result<SuiteConfig> {
     }
     if args.set.no_readability_gate {
         c.readability_gate = false;
+    }
+    if args.set.easing {
+        c.easing = true;
     }
     for q in &args.set.quota {
         let (key, w) = q

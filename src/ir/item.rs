@@ -15,14 +15,18 @@ pub enum SetName {
     ModifiedChart,
     ModifiedQuestion,
     ModifiedBoth,
+    /// The same question family asked on another table's chart: a different
+    /// fact, so not a pair of the robustness gap; reported on its own.
+    Shifted,
 }
 
 impl SetName {
-    pub const ALL: [SetName; 4] = [
+    pub const ALL: [SetName; 5] = [
         SetName::Original,
         SetName::ModifiedChart,
         SetName::ModifiedQuestion,
         SetName::ModifiedBoth,
+        SetName::Shifted,
     ];
 
     pub const fn name(self) -> &'static str {
@@ -31,6 +35,7 @@ impl SetName {
             SetName::ModifiedChart => "modified_chart",
             SetName::ModifiedQuestion => "modified_question",
             SetName::ModifiedBoth => "modified_both",
+            SetName::Shifted => "shifted",
         }
     }
 
@@ -94,6 +99,32 @@ pub struct Turn {
     pub answer: String,
 }
 
+/// What a change does to the task, measured on the charts: a stress change
+/// keeps the fact and makes it no easier to read; an easing change prints
+/// values the original made the reader estimate; a shift asks about other data.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Change {
+    #[default]
+    Stress,
+    Easing,
+    Shifted,
+}
+
+impl Change {
+    pub const ALL: [Change; 3] = [Change::Stress, Change::Easing, Change::Shifted];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Change::Stress => "stress",
+            Change::Easing => "easing",
+            Change::Shifted => "shifted",
+        }
+    }
+}
+
 /// A perturbation applied to make a modified item.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Perturbation {
@@ -101,6 +132,8 @@ pub struct Perturbation {
     pub name: String,
     /// 1 (mild) ..= 5 (strong).
     pub severity: u8,
+    #[serde(default)]
+    pub change: Change,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub params: BTreeMap<String, serde_json::Value>,
 }
@@ -139,9 +172,23 @@ pub struct Item {
     pub realization: Realization,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub perturbations: Vec<Perturbation>,
+    /// Visual distance of this item's image from its original's
+    /// (`visual::distance`, 1 − MSSIM); absent when the image is the original's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub visual_distance: Option<f64>,
 }
 
 impl Item {
+    /// The item's change class: shifted if any perturbation asks about other
+    /// data, else easing if any eases the reading, else stress.
+    pub fn change(&self) -> Change {
+        self.perturbations
+            .iter()
+            .map(|p| p.change)
+            .max()
+            .unwrap_or_default()
+    }
+
     /// blake3 (16 hex digits) of the item's canonical JSON: everything a
     /// model sees and the gold answer.
     pub fn content_hash(&self) -> String {

@@ -15,7 +15,7 @@ pub mod suite;
 pub mod table;
 
 pub use answer::{Answer, AnswerKind};
-pub use item::{Item, Perturbation, QuestionType, Realization, SetName, Turn};
+pub use item::{Change, Item, Perturbation, QuestionType, Realization, SetName, Turn};
 pub use prediction::{Prediction, Usage};
 pub use query::Query;
 pub use scene::{BBox, LegendEntry, Mark, MarkKind, PanelScene, Scene, TextBox, Tick};

@@ -15,6 +15,8 @@ use crate::ir::{ChartSpec, Scene, Style, Table, TextBox};
 
 mod util;
 
+pub mod calibration;
+
 mod baseline;
 mod clutter;
 mod data_labels;

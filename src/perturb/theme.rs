@@ -9,20 +9,6 @@ use crate::ir::{ChartSpec, Style};
 pub struct Theme;
 
 /// Number of top-level style fields in which two styles differ.
-fn distance(a: &Style, b: &Style) -> usize {
-    let (a, b) = (
-        serde_json::to_value(a).expect("style serializes"),
-        serde_json::to_value(b).expect("style serializes"),
-    );
-    match (a, b) {
-        (serde_json::Value::Object(a), serde_json::Value::Object(b)) => {
-            a.iter().filter(|(k, v)| b.get(*k) != Some(*v)).count()
-        }
-        _ => 0,
-    }
-}
-
-/// Takes the new theme's look, keeps the settings other axes own.
 fn swap(old: &Style, new: &Style) -> Style {
     let mut out = new.clone();
     out.title_placement = old.title_placement;
@@ -41,11 +27,11 @@ impl Perturbation for Theme {
             stage: Stage::Spec,
             effect: AnswerEffect::Preserving,
             ladder: [
-                "nearest fifth of the other built-in themes (fewest differing style fields)",
-                "second fifth by style distance",
-                "middle fifth by style distance",
-                "fourth fifth by style distance",
-                "most distant fifth of the built-in themes",
+                "nearest fifth of the other built-in themes by measured visual distance from the original style",
+                "second fifth by visual distance",
+                "middle fifth by visual distance",
+                "fourth fifth by visual distance",
+                "most distant fifth (dark and high-contrast themes on the default original)",
             ],
         }
     }
@@ -57,21 +43,22 @@ impl Perturbation for Theme {
         ctx: &ChartContext<'_>,
     ) -> Option<Applied<ChartSpec>> {
         let level = super::level("theme", severity).ok()?;
-        let mut others: Vec<(usize, &Style)> = ctx
+        // `ctx.themes` comes ordered mildest first by measured visual
+        // distance from the original style (the suite measures it).
+        let others: Vec<(usize, &Style)> = ctx
             .themes
             .iter()
             .filter(|t| t.theme != spec.style.theme)
-            .map(|t| (distance(&spec.style, t), t))
+            .enumerate()
             .collect();
         if others.is_empty() {
             return None;
         }
-        others.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.theme.cmp(&b.1.theme)));
         let n = others.len();
         let lo = level * n / 5;
         let hi = ((level + 1) * n / 5).max(lo + 1).min(n);
         let pick = crate::seed::rng(ctx.seed, &["theme"]).random_range(lo..hi);
-        let (dist, new) = others[pick];
+        let (rank, new) = others[pick];
         let mut out = spec.clone();
         out.style = swap(&spec.style, new);
         for panel in out.panels_mut() {
@@ -80,7 +67,7 @@ impl Perturbation for Theme {
         Some(
             Applied::new(out)
                 .param("theme", new.theme.clone())
-                .param("style_distance", dist),
+                .param("distance_rank", rank + 1),
         )
     }
 }

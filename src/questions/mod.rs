@@ -651,7 +651,21 @@ pub fn reformat(
                     turns: vec![first, base.clone()],
                 }
             }
-            _ => conversation(base.panel(), data.as_ref()?, spec, scene, &mut rng)?,
+            // Any other question is asked after an opening question about
+            // the same panel, so the asked turn keeps the original's fact.
+            _ => {
+                let opening = conversation(base.panel(), data.as_ref()?, spec, scene, &mut rng)?;
+                let first = match opening {
+                    Query::Conversation { turns } => turns.into_iter().next()?,
+                    _ => return None,
+                };
+                if first == base {
+                    return None;
+                }
+                Query::Conversation {
+                    turns: vec![first, base],
+                }
+            }
         },
         _ => return None,
     };

@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use super::{GapStats, RunReport, fmt_ci, fmt_opt};
+use crate::ir::Change;
 
 /// Which number a threshold is compared with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -65,6 +66,8 @@ pub struct CheckOutcome {
     pub lines: Vec<CheckLine>,
     /// Thresholds that could not be judged (no pairs, unknown axis, nothing scored).
     pub unusable: Vec<String>,
+    /// Easing and shifted gaps: shown, never judged against `--max-gap`.
+    pub not_judged: Vec<String>,
 }
 
 impl CheckOutcome {
@@ -99,6 +102,9 @@ impl CheckOutcome {
         }
         for u in &self.unusable {
             let _ = writeln!(s, "  ERROR {u}");
+        }
+        for n in &self.not_judged {
+            let _ = writeln!(s, "  info  {n} (not a robustness gap; not judged)");
         }
         let failed = self.lines.iter().filter(|l| !l.passed).count();
         let _ = if !self.unusable.is_empty() {
@@ -177,7 +183,9 @@ pub fn evaluate(run: &RunReport, opts: &CheckOptions) -> CheckOutcome {
     }
     if let Some(max) = opts.max_gap {
         let before = out.lines.len();
-        for g in &run.gaps {
+        // Only stress changes measure robustness; easing and shifted rows
+        // are reported but not judged.
+        for g in run.gaps.iter().filter(|g| g.change == Change::Stress) {
             if let Some(line) = gap_line(format!("gap {}", g.name), g, max, opts.bound) {
                 out.lines.push(line);
             }
@@ -186,6 +194,15 @@ pub fn evaluate(run: &RunReport, opts: &CheckOptions) -> CheckOutcome {
             out.unusable
                 .push("--max-gap: no scored original/modified pairs".into());
         }
+    }
+    for g in run.gaps.iter().filter(|g| g.change != Change::Stress) {
+        out.not_judged.push(format!(
+            "gap {} ({} change): {} over {} pairs",
+            g.name,
+            g.change.name(),
+            fmt_opt(g.gap, 1),
+            g.pairs
+        ));
     }
     for (axis, max) in &opts.max_gap_axis {
         match run.axes.iter().find(|a| &a.axis == axis) {

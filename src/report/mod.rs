@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::ir::{Item, Prediction, SetName};
+use crate::ir::{Change, Item, Prediction, SetName};
 use crate::score::{Metric, prediction_text, score_item};
 use crate::stats::{self, BootstrapOptions, Flips, Interval, Pair};
 
@@ -133,6 +133,11 @@ pub struct GapStats {
     pub ci: Option<Interval>,
     pub mcnemar_p: Option<f64>,
     pub flips: Flips,
+    /// Stress gaps measure robustness; easing (the modified chart prints
+    /// values the original did not) and shifted (another table's fact)
+    /// gaps are reported apart and never judged by `check --max-gap`.
+    #[serde(default)]
+    pub change: Change,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -296,8 +301,30 @@ fn accuracy_of(scores: &[f64]) -> (Option<f64>, Option<Interval>) {
 /// `label` seeds the bootstrap: the run name, so that every gap of a run
 /// uses the same random stream and identical pair sets get identical
 /// intervals (common random numbers also make gaps of one run comparable).
+/// The row an item is reported in: its set, with easing changes apart.
+pub fn group_of(item: &Item) -> String {
+    match item.change() {
+        Change::Easing => format!("{}/easing", item.set.name()),
+        _ => item.set.name().to_string(),
+    }
+}
+
+/// The change class of a row named by [`group_of`] (or an axis row named
+/// the same way).
+fn change_of_group(name: &str) -> Change {
+    if name.ends_with("/easing") {
+        Change::Easing
+    } else if name == SetName::Shifted.name() || name == crate::perturb::registry::DATA_SHIFT.axis
+    {
+        Change::Shifted
+    } else {
+        Change::Stress
+    }
+}
+
 fn gap_stats(name: &str, pairs: &[Pair], bootstrap: &BootstrapOptions, label: &str) -> GapStats {
     let flips = stats::flips(pairs);
+    let change = change_of_group(name);
     if pairs.is_empty() {
         return GapStats {
             name: name.to_string(),
@@ -308,6 +335,7 @@ fn gap_stats(name: &str, pairs: &[Pair], bootstrap: &BootstrapOptions, label: &s
             ci: None,
             mcnemar_p: None,
             flips,
+            change,
         };
     }
     let n = pairs.len() as f64;
@@ -323,6 +351,7 @@ fn gap_stats(name: &str, pairs: &[Pair], bootstrap: &BootstrapOptions, label: &s
             flips.wrong_to_right,
         )),
         flips,
+        change,
     }
 }
 
@@ -364,9 +393,23 @@ fn run_report(
         _ => None,
     };
 
+    // Rows in set order, each set's easing items after its stress items.
+    let groups: Vec<String> = SetName::ALL
+        .into_iter()
+        .flat_map(|set| [set.name().to_string(), format!("{}/easing", set.name())])
+        .collect();
+    let group_names: Vec<String> = items.par_iter().map(group_of).collect();
+    let members_of = |group: &str| -> Vec<&Item> {
+        items
+            .iter()
+            .zip(&group_names)
+            .filter(|(_, g)| g.as_str() == group)
+            .map(|(i, _)| i)
+            .collect()
+    };
     let mut sets = Vec::new();
-    for set in SetName::ALL {
-        let members: Vec<&Item> = items.iter().filter(|i| i.set == set).collect();
+    for group in &groups {
+        let members = members_of(group);
         if members.is_empty() {
             continue;
         }
@@ -379,7 +422,7 @@ fn run_report(
         };
         let (accuracy, ci) = accuracy_of(&scores);
         sets.push(SetStats {
-            set: set.name().to_string(),
+            set: group.clone(),
             items: members.len(),
             scored: scores.len(),
             errors: count(Outcome::Error),
@@ -398,38 +441,45 @@ fn run_report(
             modified: scored_of(&item.id)?,
         })
     };
-    let modified_sets: Vec<SetName> = SetName::ALL
-        .into_iter()
-        .skip(1)
-        .filter(|set| items.iter().any(|i| i.set == *set))
+    let modified_groups: Vec<&String> = groups
+        .iter()
+        .filter(|g| g.as_str() != SetName::Original.name())
+        .filter(|g| group_names.iter().any(|n| n == *g))
         .collect();
-    let gaps: Vec<GapStats> = modified_sets
+    let gaps: Vec<GapStats> = modified_groups
         .par_iter()
-        .map(|&set| {
-            let pairs: Vec<Pair> = items
-                .iter()
-                .filter(|i| i.set == set)
+        .map(|group| {
+            let pairs: Vec<Pair> = members_of(group)
+                .into_iter()
                 .filter_map(pair_of)
                 .collect();
-            gap_stats(set.name(), &pairs, bootstrap, name)
+            gap_stats(group, &pairs, bootstrap, name)
         })
         .collect();
 
-    let axis_names: BTreeSet<&str> = items
+    // Easing items get rows of their own (`AXIS/easing`), as in the sets.
+    let axis_key = |item: &Item, p: &crate::ir::Perturbation| -> String {
+        match item.change() {
+            Change::Easing => format!("{}/easing", p.axis),
+            _ => p.axis.clone(),
+        }
+    };
+    let axis_names: BTreeSet<String> = items
         .iter()
-        .flat_map(|i| i.perturbations.iter().map(|p| p.axis.as_str()))
+        .flat_map(|i| i.perturbations.iter().map(|p| axis_key(i, p)))
         .collect();
-    let axis_names: Vec<&str> = axis_names.into_iter().collect();
+    let axis_names: Vec<String> = axis_names.into_iter().collect();
     let axes: Vec<AxisStats> = axis_names
         .par_iter()
-        .map(|&axis| {
+        .map(|axis| {
+            let axis = axis.as_str();
             let mut pairs = Vec::new();
             let mut by_severity: BTreeMap<u8, Vec<f64>> = BTreeMap::new();
             for item in items.iter().filter(|i| i.set != SetName::Original) {
                 let Some(severity) = item
                     .perturbations
                     .iter()
-                    .filter(|p| p.axis == axis)
+                    .filter(|p| axis_key(item, p) == axis)
                     .map(|p| p.severity)
                     .max()
                 else {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::balance::Balance;
 use super::pipeline::{Block, Chart, Env, record, render, short_hash, stage_err};
 use super::recheck::{Verdict, recheck};
-use crate::ir::{Perturbation as Applied, Table};
+use crate::ir::{Change, Perturbation as Applied, Table};
 use crate::perturb::{self, ChartContext, Perturbation, Stage};
 use crate::questions::{self, Question, QuestionOptions};
 use crate::seed;
@@ -40,14 +40,12 @@ fn derived_id(
 
 impl Env<'_> {
     fn chart_axes(&self) -> Vec<&'static str> {
-        let mut axes: Vec<&'static str> = self.chart_perts.iter().map(|p| p.info().axis).collect();
-        if self.data_shift {
-            axes.push(perturb::registry::DATA_SHIFT.axis);
-        }
-        axes.dedup();
         let mut seen = HashSet::new();
-        axes.retain(|a| seen.insert(*a));
-        axes
+        self.chart_perts
+            .iter()
+            .map(|p| p.info().axis)
+            .filter(|a| seen.insert(*a))
+            .collect()
     }
 
     /// Applies one chart perturbation; `Ok(None)` when it does not apply.
@@ -177,14 +175,17 @@ impl Env<'_> {
                     serde_json::Value::from(other.id.clone()),
                 );
                 params.insert("kind".to_string(), serde_json::Value::from(kind.name()));
-                return Ok(Some((chart, new, record(&info, severity, params))));
+                let mut rec = record(&info, severity, params);
+                rec.change = Change::Shifted;
+                return Ok(Some((chart, new, rec)));
             }
         }
         Ok(None)
     }
 
-    /// One modified-chart variant of `q` on `base`, or the reasons it failed.
-    pub(super) fn chart_variant(
+    /// A `shifted` item: the original's family and type asked on another
+    /// table's chart, the likeness of that table set by the severity.
+    pub(super) fn shifted_variant(
         &self,
         q: &Question,
         base: &Chart,
@@ -193,6 +194,39 @@ impl Env<'_> {
         balance: &mut Balance,
         block: &mut Block,
     ) -> Option<(Chart, Question, Applied)> {
+        let info = perturb::registry::DATA_SHIFT;
+        let severity = balance.severity(info.name, self.config, seed::derive(item_seed, &[info.name]));
+        match self.data_shift(q, table, base, severity, item_seed) {
+            Ok(Some((chart, new, rec))) => {
+                if let Some(reason) = self.unreadable(&new, &chart, std::slice::from_ref(&rec)) {
+                    block.drop_item(&reason);
+                    return None;
+                }
+                balance.used(info.axis, info.name, severity);
+                Some((chart, new, rec))
+            }
+            Ok(None) => None,
+            Err(e) => {
+                block.drop_item("render_error");
+                block
+                    .errors
+                    .push(format!("table `{}`: data_shift: {e}", table.id));
+                None
+            }
+        }
+    }
+
+    /// One modified-chart variant of `q` on `base` with its visual distance
+    /// from `base`, or the reasons it failed (counted on `block`).
+    pub(super) fn chart_variant(
+        &self,
+        q: &Question,
+        base: &Chart,
+        table: &Table,
+        item_seed: u64,
+        balance: &mut Balance,
+        block: &mut Block,
+    ) -> Option<Variant> {
         let axes = balance.axes_in_order(&self.chart_axes(), self.config, item_seed);
         let mut attempts = 0;
         for axis in axes {
@@ -202,44 +236,16 @@ impl Env<'_> {
                 .copied()
                 .filter(|p| p.info().axis == axis)
                 .collect();
-            let data = axis == perturb::registry::DATA_SHIFT.axis && self.data_shift;
-            let names: Vec<&'static str> = if data {
-                vec![perturb::registry::DATA_SHIFT.name]
-            } else {
-                perts.iter().map(|p| p.info().name).collect()
-            };
+            let names: Vec<&'static str> = perts.iter().map(|p| p.info().name).collect();
             for name in shuffled(&names, seed::derive(item_seed, &[axis])) {
                 if attempts >= ATTEMPTS {
                     return None;
                 }
-                let severity =
-                    balance.severity(name, self.config, seed::derive(item_seed, &[name]));
-                if data {
-                    attempts += 1;
-                    match self.data_shift(q, table, base, severity, item_seed) {
-                        Ok(Some((chart, new, rec))) => {
-                            if let Some(reason) =
-                                self.unreadable(&new, &chart, std::slice::from_ref(&rec))
-                            {
-                                block.drop_item(&reason);
-                                continue;
-                            }
-                            balance.used(axis, name, severity);
-                            return Some((chart, new, rec));
-                        }
-                        Ok(None) => continue,
-                        Err(e) => {
-                            block.drop_item("render_error");
-                            block
-                                .errors
-                                .push(format!("table `{}`: data_shift: {e}", table.id));
-                            continue;
-                        }
-                    }
-                }
                 let Some(pert) = perts.iter().find(|p| p.info().name == name) else {
                     continue;
                 };
+                let severity =
+                    balance.severity(name, self.config, seed::derive(item_seed, &[name]));
                 let info = pert.info();
                 let (chart, meta) = match self.apply_chart(*pert, base, severity, item_seed, table)
                 {
@@ -267,22 +273,87 @@ impl Env<'_> {
                         None => moved.text = format!("Refer to {reference}. {}", q.text),
                     }
                 }
-                match recheck(info.effect, &moved, &chart) {
-                    Verdict::Keep(new) => {
-                        let rec = record(&info, severity, meta.params);
-                        if let Some(reason) =
-                            self.unreadable(&new, &chart, std::slice::from_ref(&rec))
-                        {
-                            block.drop_item(&reason);
-                            continue;
-                        }
-                        balance.used(axis, name, severity);
-                        return Some((chart, *new, rec));
+                let new = match recheck(info.effect, &moved, &chart) {
+                    Verdict::Keep(new) => new,
+                    Verdict::Drop(reason) => {
+                        block.drop_item(reason);
+                        continue;
                     }
-                    Verdict::Drop(reason) => block.drop_item(reason),
+                };
+                let distance = match crate::visual::distance(&base.png, &chart.png) {
+                    Ok(d) => d,
+                    Err(e) => {
+                        block.drop_item("render_error");
+                        block
+                            .errors
+                            .push(format!("table `{}`: {}: {e}", table.id, info.name));
+                        continue;
+                    }
+                };
+                if distance < crate::visual::MIN_VISIBLE {
+                    block.drop_item("no_op");
+                    continue;
                 }
+                // The recorded severity is how different the chart looks
+                // (its axis's distance band); `level` keeps the ladder step.
+                let measured =
+                    perturb::calibration::measured_severity(axis, distance).unwrap_or(severity);
+                if !self.config.severities.contains(&measured) {
+                    block.drop_item("severity_band");
+                    continue;
+                }
+                let mut rec = record(&info, measured, meta.params);
+                rec.params
+                    .insert("level".to_string(), serde_json::Value::from(severity));
+                if eases(base, q, &chart, &new) {
+                    if !self.config.easing {
+                        block.drop_item("easing");
+                        continue;
+                    }
+                    rec.change = Change::Easing;
+                }
+                if let Some(reason) = self.unreadable(&new, &chart, std::slice::from_ref(&rec)) {
+                    block.drop_item(&reason);
+                    continue;
+                }
+                balance.used(axis, name, severity);
+                return Some(Variant {
+                    chart,
+                    question: *new,
+                    record: rec,
+                    distance,
+                });
             }
         }
         None
     }
+}
+
+/// A modified-chart variant: its chart, the question as asked on it, what
+/// was applied, and how far its image is from the original's.
+pub(super) struct Variant {
+    pub(super) chart: Chart,
+    pub(super) question: Question,
+    pub(super) record: Applied,
+    pub(super) distance: f64,
+}
+
+/// Share of the question's panel marks that print their value.
+fn labelled_share(chart: &Chart, q: &Question) -> f64 {
+    let panel = q.query.panel();
+    let Some(p) = chart.scene.panels.iter().find(|p| p.index == panel) else {
+        return 0.0;
+    };
+    if p.marks.is_empty() {
+        return 0.0;
+    }
+    let labelled = p.marks.iter().filter(|m| m.label.is_some()).count();
+    labelled as f64 / p.marks.len() as f64
+}
+
+/// Whether the modified chart prints values its original made the reader
+/// estimate (value labels added, or a kind swap to a labelled pie): an easier
+/// task, measured on the two scenes rather than trusted from the perturbation.
+fn eases(base: &Chart, q: &Question, chart: &Chart, moved: &Question) -> bool {
+    labelled_share(chart, moved) > labelled_share(base, q) + 1e-9
 }

@@ -98,6 +98,13 @@ pub struct SuiteConfig {
     pub oversample: usize,
     /// Keep only items the `reader` answers right from the image alone.
     pub readability_gate: bool,
+    /// Also keep modified charts that print values their original made the
+    /// reader estimate (tagged `change = easing`, reported apart); off by
+    /// default so `modified_chart` holds stress changes only.
+    pub easing: bool,
+    /// Share of original bar and single-series line charts (with at most 24
+    /// marks) drawn with value labels; pies always print their percentages.
+    pub labelled_originals: f64,
     /// Not part of the suite's identity: recorded as `suite.json` `shard`.
     #[serde(skip_serializing)]
     pub shard: Option<Shard>,
@@ -128,6 +135,8 @@ impl Default for SuiteConfig {
             quotas: Quotas::default(),
             oversample: 3,
             readability_gate: true,
+            easing: false,
+            labelled_originals: 0.3,
             shard: None,
         }
     }
@@ -174,6 +183,12 @@ impl SuiteConfig {
             return Err(format!(
                 "unanswerable_share must be within 0..=1, got {}",
                 self.unanswerable_share
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.labelled_originals) {
+            return Err(format!(
+                "labelled_originals must be within 0..=1, got {}",
+                self.labelled_originals
             ));
         }
         if !self.sets.contains(&SetName::Original) {

@@ -20,6 +20,7 @@ mod merge;
 mod pipeline;
 mod question_variant;
 mod readable;
+mod theme_order;
 mod recheck;
 mod writer;
 

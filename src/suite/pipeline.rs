@@ -122,6 +122,7 @@ struct Label<'a> {
     set: SetName,
     origin: Option<&'a str>,
     perturbations: Vec<Applied>,
+    visual_distance: Option<f64>,
 }
 
 fn to_item(q: &Question, label: Label<'_>, chart: &Chart, table_id: &str) -> Item {
@@ -146,6 +147,7 @@ fn to_item(q: &Question, label: Label<'_>, chart: &Chart, table_id: &str) -> Ite
         paragraph: q.paragraph.clone(),
         realization: q.realization.clone(),
         perturbations: label.perturbations,
+        visual_distance: label.visual_distance,
     }
 }
 
@@ -158,6 +160,7 @@ pub(super) fn record(
         axis: info.axis.to_string(),
         name: info.name.to_string(),
         severity,
+        change: crate::ir::Change::Stress,
         params,
     }
 }
@@ -188,9 +191,13 @@ impl Env<'_> {
     /// recorded on the block.
     fn original_chart(&self, table: &Table, kind: ChartKind, block: &mut Block) -> Option<Chart> {
         // A slice's share cannot be judged to 5% by its angle: original pies
-        // print their percentages, as most published pies do.
+        // print their percentages, as most published pies do. A seeded share
+        // of small bar and line charts print values too, as many published
+        // ones do; removing them (`data_labels`) is then a real stress change.
         let labelled;
-        let style = if kind.is_circular() && !self.original_style.data_labels {
+        let style = if !self.original_style.data_labels
+            && (kind.is_circular() || self.labels_original(table, kind))
+        {
             labelled = Style {
                 data_labels: true,
                 ..self.original_style.clone()
@@ -219,6 +226,23 @@ impl Env<'_> {
                 None
             }
         }
+    }
+
+    /// Whether the original `kind` chart of `table` prints its values: a
+    /// seeded `labelled_originals` share of bar and single-series line charts
+    /// with few enough marks that labels do not crowd.
+    fn labels_original(&self, table: &Table, kind: ChartKind) -> bool {
+        use rand::RngExt;
+        const MAX_LABELLED_MARKS: usize = 24;
+        let series = table.series.len();
+        let fits = match kind {
+            ChartKind::Bar | ChartKind::HorizontalBar | ChartKind::GroupedBar => true,
+            ChartKind::Line => series == 1,
+            _ => false,
+        };
+        fits && table.n_rows() * series <= MAX_LABELLED_MARKS
+            && seed::rng(self.config.seed, &["labels", &table.id, kind.name()])
+                .random_bool(self.config.labelled_originals.clamp(0.0, 1.0))
     }
 
     /// Canonical candidates for the `nth` chart of a table, and the balanced
@@ -279,6 +303,7 @@ impl Env<'_> {
             set: SetName::Original,
             origin: None,
             perturbations: Vec::new(),
+            visual_distance: None,
         };
         let item = to_item(&q, label, chart, &table.id);
         block.accept(item, chart).then_some(Original {
@@ -295,14 +320,15 @@ impl Env<'_> {
         let sets = &self.config.sets;
         let item_seed = seed::derive(self.config.seed, &[&o.id]);
         let v_seed = seed::derive(item_seed, &["variant", &v.to_string()]);
-        let label = |suffix: &str, set: SetName, perturbations: Vec<Applied>| Label {
+        let label = |suffix: &str, set: SetName, perturbations: Vec<Applied>, distance| Label {
             id: format!("{}-{suffix}{v}", o.id),
             set,
             origin: Some(&o.id),
             perturbations,
+            visual_distance: distance,
         };
         if sets.contains(&SetName::ModifiedChart)
-            && let Some((chart, q, rec)) = self.chart_variant(
+            && let Some(variant) = self.chart_variant(
                 &o.q,
                 o.chart,
                 o.table,
@@ -312,12 +338,17 @@ impl Env<'_> {
             )
         {
             let item = to_item(
-                &q,
-                label("c", SetName::ModifiedChart, vec![rec]),
-                &chart,
+                &variant.question,
+                label(
+                    "c",
+                    SetName::ModifiedChart,
+                    vec![variant.record],
+                    Some(variant.distance),
+                ),
+                &variant.chart,
                 &o.table.id,
             );
-            block.accept(item, &chart);
+            block.accept(item, &variant.chart);
         }
         if sets.contains(&SetName::ModifiedQuestion)
             && let Some((q, rec)) = self.question_variant(
@@ -332,14 +363,14 @@ impl Env<'_> {
         {
             let item = to_item(
                 &q,
-                label("q", SetName::ModifiedQuestion, vec![rec]),
+                label("q", SetName::ModifiedQuestion, vec![rec], None),
                 o.chart,
                 &o.table.id,
             );
             block.accept(item, o.chart);
         }
         if sets.contains(&SetName::ModifiedBoth)
-            && let Some((chart, mid_q, chart_rec)) = self.chart_variant(
+            && let Some(variant) = self.chart_variant(
                 &o.q,
                 o.chart,
                 o.table,
@@ -348,9 +379,9 @@ impl Env<'_> {
                 block,
             )
             && let Some((q, q_rec)) = self.question_variant(
-                &mid_q,
-                &chart,
-                std::slice::from_ref(&chart_rec),
+                &variant.question,
+                &variant.chart,
+                std::slice::from_ref(&variant.record),
                 seed::derive(v_seed, &["both-question"]),
                 SetName::ModifiedBoth,
                 balance,
@@ -359,7 +390,31 @@ impl Env<'_> {
         {
             let item = to_item(
                 &q,
-                label("b", SetName::ModifiedBoth, vec![chart_rec, q_rec]),
+                label(
+                    "b",
+                    SetName::ModifiedBoth,
+                    vec![variant.record, q_rec],
+                    Some(variant.distance),
+                ),
+                &variant.chart,
+                &o.table.id,
+            );
+            block.accept(item, &variant.chart);
+        }
+        if sets.contains(&SetName::Shifted)
+            && self.data_shift
+            && let Some((chart, q, rec)) = self.shifted_variant(
+                &o.q,
+                o.chart,
+                o.table,
+                seed::derive(v_seed, &["shifted"]),
+                balance,
+                block,
+            )
+        {
+            let item = to_item(
+                &q,
+                label("s", SetName::Shifted, vec![rec], None),
                 &chart,
                 &o.table.id,
             );
@@ -419,6 +474,10 @@ fn resolve_env<'a>(config: &'a SuiteConfig, tables: &'a [Table]) -> Result<Env<'
             })
             .collect::<Result<_, _>>()?
     };
+    let themes = super::theme_order::by_visual_distance(&original_style, themes)
+        .into_iter()
+        .map(|(_, t)| t)
+        .collect();
     let wanted = |axis: &str, name: &str| {
         (config.axes.is_empty() || config.axes.iter().any(|a| a == axis))
             && !config.exclude_perturbations.iter().any(|n| n == name)

@@ -92,6 +92,11 @@ impl Env<'_> {
                     block.drop_item("preserving_violation");
                     continue;
                 }
+                // A format shift asks the original's fact in another form.
+                if info.axis == "format_shift" && new.query.base() != q.query.base() {
+                    block.drop_item("different_fact");
+                    continue;
+                }
                 let rec = record(&info, severity, applied.params);
                 let mut perts = chart_perts.to_vec();
                 perts.push(rec.clone());
