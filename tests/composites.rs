@@ -246,14 +246,16 @@ fn printed_decimals(s: &str) -> i32 {
 }
 
 /// Wide CSV fixtures read with the csv crate alone: index label → series → raw cell.
-fn raw_csv(id: &str) -> Option<(Vec<String>, BTreeMap<String, Vec<Option<f64>>>)> {
+type RawColumns = BTreeMap<String, Vec<Option<f64>>>;
+
+fn raw_csv(id: &str) -> Option<(Vec<String>, RawColumns)> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures")
         .join(format!("{id}.csv"));
     let mut rd = csv::Reader::from_path(path).ok()?;
     let headers: Vec<String> = rd.headers().ok()?.iter().map(str::to_string).collect();
     let mut index = Vec::new();
-    let mut cols: BTreeMap<String, Vec<Option<f64>>> = BTreeMap::new();
+    let mut cols = RawColumns::new();
     for rec in rd.records() {
         let rec = rec.ok()?;
         index.push(rec.get(0)?.to_string());

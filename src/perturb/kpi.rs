@@ -225,7 +225,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!(
             "chartstress-kpi-{}-{}",
             std::process::id(),
-            title.len()
+            title.replace(' ', "_")
         ));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("t.csv");
@@ -243,7 +243,10 @@ mod tests {
         );
         let style = crate::spec::theme("classic").unwrap();
         let tiles = table_tiles(&t, &style);
-        let sales = tiles.iter().find(|k| k.label == "Sales, 2023").unwrap();
+        let sales = tiles
+            .iter()
+            .find(|k| k.label == "Sales, 2023")
+            .unwrap_or_else(|| panic!("{tiles:?}"));
         assert_eq!(sales.value, "121.0");
         assert_eq!(sales.delta.as_deref(), Some("+9.5% vs 2022"));
         // Costs skip 2022: no change across a gap.

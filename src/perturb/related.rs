@@ -177,7 +177,7 @@ pub fn rank<'a>(
         .into_iter()
         .map(|t| (relatedness(target, t, kind), t))
         .collect();
-    scored.sort_by(|a, b| b.0.cmp(&a.0));
+    scored.sort_by_key(|s| std::cmp::Reverse(s.0));
     scored.into_iter().map(|(_, t)| t).collect()
 }
 
