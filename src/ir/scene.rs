@@ -130,6 +130,9 @@ pub struct KpiScene {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delta: Option<String>,
     pub bbox: BBox,
+    /// Every printed line of the tile (label lines, value, delta) and its box.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<TextBox>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

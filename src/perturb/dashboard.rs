@@ -1,6 +1,7 @@
-//! Dashboard: the target chart among KPI tiles and other panels, with a
-//! banner and, at the top level, a paragraph. KPI tiles show other tables'
-//! latest values, so no tile answers the question.
+//! Dashboard: the target chart among KPI tiles and the charts of related
+//! tables, with a banner and, at the top level, a paragraph. The tiles
+//! summarise the tables the dashboard shows (see [`super::kpi`]), so they
+//! agree with the charts and differ from one dashboard to the next.
 
 use rand::RngExt;
 
@@ -19,36 +20,20 @@ const LEVELS: [(usize, usize, bool, bool); 5] = [
     (4, 3, true, true),
 ];
 
-fn kpi(table: &Table) -> Option<KpiTile> {
-    let col = table.series.first()?;
-    let (row, value) = col
-        .cells
+/// "Charts on this page: A; B; C." from the titles of the tables shown.
+fn caption(tables: &[&Table]) -> String {
+    let titles: Vec<&str> = tables
         .iter()
-        .enumerate()
-        .rev()
-        .find_map(|(i, c)| c.as_f64().map(|v| (i, v)))?;
-    let label = table
-        .category_labels()
-        .get(row)
-        .cloned()
-        .unwrap_or_default();
-    let delta = (row > 0)
-        .then(|| col.cells.get(row - 1).and_then(|c| c.as_f64()))
-        .flatten()
-        .and_then(|prev| crate::spec::percent_change(prev, value))
-        .map(|pct| {
-            let sign = if pct.starts_with('-') { "" } else { "+" };
-            format!("{sign}{pct}%")
-        });
-    // A tile shows no more decimals than a question would ask for.
-    let mut format = col.format.clone();
-    format.decimals =
-        crate::ir::decimal::shown_decimals(format.decimals, col.values().into_iter().flatten());
-    Some(KpiTile {
-        label: format!("{} ({label})", col.name),
-        value: crate::table::format_value(value, &format),
-        delta,
-    })
+        .filter_map(|t| t.meta.title.as_deref())
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .collect();
+    if titles.is_empty() {
+        return "Key figures and charts from the tables below.".into();
+    }
+    let list = titles.join("; ");
+    let end = if list.ends_with('.') { "" } else { "." };
+    format!("Charts on this page: {list}{end}")
 }
 
 impl Perturbation for Dashboard {
@@ -59,11 +44,11 @@ impl Perturbation for Dashboard {
             stage: Stage::Spec,
             effect: AnswerEffect::Preserving,
             ladder: [
-                "target chart with 2 KPI tiles",
-                "3 KPI tiles and 1 other panel",
-                "4 KPI tiles, 2 other panels, banner",
-                "4 KPI tiles, 3 other panels, banner",
-                "4 KPI tiles, 3 other panels, banner and paragraph",
+                "target chart with 2 KPI tiles from its table",
+                "3 KPI tiles and 1 related panel",
+                "4 KPI tiles, 2 related panels, banner",
+                "4 KPI tiles, 3 related panels, banner",
+                "4 KPI tiles, 3 related panels, banner and related paragraph",
             ],
         }
     }
@@ -79,28 +64,31 @@ impl Perturbation for Dashboard {
             return None;
         };
         let (n_kpis, n_panels, banner, paragraph) = LEVELS[level];
-        let others: Vec<&Table> = ctx
-            .distractors
-            .iter()
-            .filter(|t| t.id != panel.table.id)
-            .copied()
-            .collect();
-        let kpis: Vec<KpiTile> = others.iter().filter_map(|t| kpi(t)).take(n_kpis).collect();
+        let distractors = distractor_panels(panel, n_panels, level, ctx, "dashboard");
+        let mut shown: Vec<&Table> = vec![&panel.table];
+        shown.extend(distractors.iter().map(|p| &p.table));
+        let kpis: Vec<KpiTile> = super::kpi::dashboard_tiles(&shown, &spec.style, n_kpis, ctx.seed);
         if kpis.is_empty() {
             return None;
         }
-        let distractors = distractor_panels(panel, n_panels, level, ctx, "dashboard");
+        let banner = banner.then(|| "Key figures".to_string());
+        // The paragraph of another chart on the dashboard, never the target's
+        // (its facts may differ from the chart); without one, a caption
+        // listing what the charts show.
+        let paragraph = paragraph.then(|| {
+            // A paragraph may describe its own chart ("bubble size shows …"):
+            // only tables drawn in their own best kind lend theirs.
+            distractors
+                .iter()
+                .filter(|p| crate::spec::suitable_kinds(&p.table).first() == Some(&p.kind))
+                .find_map(|p| p.table.meta.paragraph.clone())
+                .unwrap_or_else(|| caption(&shown))
+        });
         let total = distractors.len() + 1;
         let position =
             crate::seed::rng(ctx.seed, &["dashboard", "position"]).random_range(0..total);
         let mut panels = distractors;
         panels.insert(position, panel.clone());
-        let banner = banner.then(|| "Performance overview".to_string());
-        let paragraph = if paragraph {
-            others.iter().find_map(|t| t.meta.paragraph.clone())
-        } else {
-            None
-        };
         let out =
             crate::spec::dashboard(panels, kpis.clone(), banner, paragraph.clone(), &spec.style)
                 .ok()?;

@@ -40,7 +40,9 @@ mod noise;
 mod rotation;
 
 mod dashboard;
+mod kpi;
 pub mod question;
+mod related;
 pub mod subplots;
 
 pub mod registry;

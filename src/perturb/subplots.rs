@@ -1,10 +1,9 @@
 //! Subplots: the target chart placed in a grid among distractor panels drawn
-//! from other tables. The target's panel index changes, so the caller
-//! re-targets the query (`Applied::target_panel`) and names the panel in the
-//! question.
+//! from the most related other tables. The target's panel index changes, so
+//! the caller re-targets the query (`Applied::target_panel`) and names the
+//! panel in the question by the letter the grid prints on it.
 
 use rand::RngExt;
-use rand::seq::SliceRandom;
 
 use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
 use crate::ir::{ChartSpec, Layout, PanelSpec};
@@ -13,8 +12,10 @@ pub struct Subplots;
 
 const GRIDS: [(u32, u32, usize); 5] = [(1, 2, 1), (1, 3, 2), (2, 2, 3), (2, 3, 5), (3, 3, 8)];
 
-/// Distractor panels: other tables in their best kind; from level 3 on, in the
-/// target's kind when that suits them (harder to tell apart).
+/// Distractor panels: the tables most related to the target's (see
+/// [`super::related`]), each in its best kind; from level 3 on, tables that
+/// suit the target's kind rank higher and are drawn in it (harder to tell
+/// apart).
 pub fn distractor_panels(
     target: &PanelSpec,
     count: usize,
@@ -22,39 +23,33 @@ pub fn distractor_panels(
     ctx: &ChartContext<'_>,
     salt: &str,
 ) -> Vec<PanelSpec> {
-    let mut tables: Vec<_> = ctx
-        .distractors
-        .iter()
-        .filter(|t| t.id != target.table.id)
-        .copied()
-        .collect();
-    tables.shuffle(&mut crate::seed::rng(ctx.seed, &[salt, "tables"]));
-    tables
-        .into_iter()
-        .filter_map(|table| {
-            let kinds = crate::spec::suitable_kinds(table);
-            let kind = if level >= 2 && kinds.contains(&target.kind) {
-                target.kind
-            } else {
-                *kinds.first()?
-            };
-            crate::spec::panel(table, kind, &target.style).ok()
-        })
-        .take(count)
-        .collect()
+    let same_kind = level >= 2;
+    super::related::rank(
+        &target.table,
+        ctx.distractors,
+        same_kind.then_some(target.kind),
+        ctx.seed,
+        salt,
+    )
+    .into_iter()
+    .filter_map(|table| {
+        let kinds = crate::spec::suitable_kinds(table);
+        let kind = if same_kind && kinds.contains(&target.kind) {
+            target.kind
+        } else {
+            *kinds.first()?
+        };
+        crate::spec::panel(table, kind, &target.style).ok()
+    })
+    .take(count)
+    .collect()
 }
 
-/// "the panel in row 1, column 2" (1-based, as people count).
+/// "panel (b)": grids print a letter at each panel's top-left corner, and
+/// the letter is what a reader looks for. Dashboards name the chart by title.
 pub fn panel_reference(spec: &ChartSpec, index: usize) -> String {
     match &spec.layout {
-        Layout::Grid { cols, .. } => {
-            let cols = (*cols).max(1) as usize;
-            format!(
-                "the panel in row {}, column {}",
-                index / cols + 1,
-                index % cols + 1
-            )
-        }
+        Layout::Grid { .. } => format!("panel {}", crate::render::panel_letter(index)),
         Layout::Dashboard { panels, .. } => {
             let title = panels
                 .get(index)
@@ -67,6 +62,22 @@ pub fn panel_reference(spec: &ChartSpec, index: usize) -> String {
     }
 }
 
+/// "the panel in row 1, column 2" (1-based, as people count): the grid
+/// position, for wordings that refer to where a panel is.
+pub fn panel_position(spec: &ChartSpec, index: usize) -> String {
+    match &spec.layout {
+        Layout::Grid { cols, .. } => {
+            let cols = (*cols).max(1) as usize;
+            format!(
+                "the panel in row {}, column {}",
+                index / cols + 1,
+                index % cols + 1
+            )
+        }
+        _ => panel_reference(spec, index),
+    }
+}
+
 impl Perturbation for Subplots {
     fn info(&self) -> Info {
         Info {
@@ -75,11 +86,11 @@ impl Perturbation for Subplots {
             stage: Stage::Spec,
             effect: AnswerEffect::Preserving,
             ladder: [
-                "1×2 grid, one distractor panel",
-                "1×3 grid, two distractor panels",
-                "2×2 grid, three distractors, same kind when suitable",
-                "2×3 grid, five distractors, same kind when suitable",
-                "3×3 grid, eight distractors, same kind when suitable",
+                "1×2 grid, one related distractor panel, lettered (a)–(b)",
+                "1×3 grid, two related distractor panels",
+                "2×2 grid, three related distractors, same kind when suitable",
+                "2×3 grid, five related distractors, same kind when suitable",
+                "3×3 grid, eight related distractors, same kind when suitable",
             ],
         }
     }

@@ -451,6 +451,11 @@ pub fn draw(
     };
     let mut left = left0 + left_title_w + left_axis_w + tick_len + 6.0;
 
+    // A layout aligning panels narrows the plot before category labels are fitted.
+    if let Some(a) = frame.plot_area {
+        left = left.max(a.x);
+        right = right.min(a.right());
+    }
     // Category x-axis label mode.
     let mut plot_w = (right - left).max(20.0);
     let mut cat_mode = CatMode::Flat;
@@ -528,6 +533,17 @@ pub fn draw(
     let plot = BBox {
         h: (plot_bottom - plot.y).max(20.0),
         ..plot
+    };
+    let plot = match frame.plot_area {
+        Some(a) => {
+            let y = plot.y.max(a.y);
+            BBox {
+                y,
+                h: (plot.bottom().min(a.bottom()) - y).max(20.0),
+                ..plot
+            }
+        }
+        None => plot,
     };
     // Second pass with the real plot size.
     vaxis = value_axis(if horizontal { plot.w } else { plot.h }, vlo, vhi);

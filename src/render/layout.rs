@@ -3,6 +3,7 @@
 
 use super::canvas::{Canvas, TextSpec};
 use super::common::{contrast_text, draw_title, inset, union};
+use super::fonts::text_width;
 use super::text::{truncate, wrap};
 use super::{PanelFrame, RenderError, draw_panel, has_value_axis};
 use crate::ir::scene::KpiScene;
@@ -40,6 +41,7 @@ pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, Rende
                 shared_values: None,
                 hide_x_labels: false,
                 hide_y_labels: false,
+                plot_area: None,
             };
             scene.panels.push(draw_panel(canvas, panel, &frame)?);
         }
@@ -72,25 +74,48 @@ pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, Rende
             } else {
                 None
             };
+            // Each cell starts with a strip holding the panel letter, so the
+            // letter never collides with a panel title, whatever its alignment.
+            let letter_size = st.title_size;
+            let strip = (letter_size * 1.25).ceil();
             let (cw, ch) = (area.w / cols as f32, area.h / rows as f32);
-            for (i, panel) in panels.iter().enumerate() {
-                let (r, c) = (i as u32 / cols, i as u32 % cols);
-                let rect = BBox {
-                    x: area.x + c as f32 * cw,
-                    y: area.y + r as f32 * ch,
-                    w: cw,
-                    h: ch,
-                };
-                let frame = PanelFrame {
-                    rect,
-                    index: i,
-                    row: r,
-                    col: c,
-                    shared_values: shared,
-                    hide_x_labels: *shared_x && (i + cols as usize) < panels.len(),
-                    hide_y_labels: *shared_y && c > 0,
-                };
-                scene.panels.push(draw_panel(canvas, panel, &frame)?);
+            let mut frames: Vec<PanelFrame> = (0..panels.len())
+                .map(|i| {
+                    let (r, c) = (i as u32 / cols, i as u32 % cols);
+                    PanelFrame {
+                        rect: BBox {
+                            x: area.x + c as f32 * cw,
+                            y: area.y + r as f32 * ch + strip,
+                            w: cw,
+                            h: ch - strip,
+                        },
+                        index: i,
+                        row: r,
+                        col: c,
+                        shared_values: shared,
+                        hide_x_labels: *shared_x && (i + cols as usize) < panels.len(),
+                        hide_y_labels: *shared_y && c > 0,
+                        plot_area: None,
+                    }
+                })
+                .collect();
+            align_plot_areas(spec, panels, &mut frames)?;
+            for (panel, frame) in panels.iter().zip(&frames) {
+                let bbox = canvas.text(&TextSpec {
+                    text: &panel_letter(frame.index),
+                    x: frame.rect.x + 4.0,
+                    y: frame.rect.y - strip + 2.0,
+                    align: Align::Left,
+                    family: &st.title_font_family,
+                    size: letter_size,
+                    bold: true,
+                    color: &st.text_color,
+                });
+                scene.extra_text.push(TextBox {
+                    text: panel_letter(frame.index),
+                    bbox,
+                });
+                scene.panels.push(draw_panel(canvas, panel, frame)?);
             }
         }
         Layout::Dashboard {
@@ -129,19 +154,19 @@ pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, Rende
             }
             y += gap;
             if !kpis.is_empty() {
-                let tile_h = (st.title_size * 5.2).min(h * 0.18);
                 let n = kpis.len() as f32;
                 let tw = (w - gap * (n + 1.0)) / n;
-                for (i, k) in kpis.iter().enumerate() {
+                let fit = fit_kpis(kpis, tw, st);
+                for (i, (k, f)) in kpis.iter().zip(&fit.tiles).enumerate() {
                     let rect = BBox {
                         x: gap + i as f32 * (tw + gap),
                         y,
                         w: tw,
-                        h: tile_h,
+                        h: fit.height,
                     };
-                    scene.kpis.push(draw_kpi(canvas, k, rect, st));
+                    scene.kpis.push(draw_kpi(canvas, k, f, &fit, rect, st));
                 }
-                y += tile_h + gap;
+                y += fit.height + gap;
             }
             let mut bottom = h - gap;
             if let Some(p) = paragraph.as_deref().filter(|p| !p.trim().is_empty()) {
@@ -210,6 +235,7 @@ pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, Rende
                     shared_values: None,
                     hide_x_labels: false,
                     hide_y_labels: false,
+                    plot_area: None,
                 };
                 scene.panels.push(draw_panel(canvas, &dp.panel, &frame)?);
             }
@@ -218,7 +244,192 @@ pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, Rende
     Ok(scene)
 }
 
-fn draw_kpi(canvas: &mut Canvas, k: &KpiTile, rect: BBox, st: &Style) -> KpiScene {
+/// "(a)", "(b)", … "(z)", then "(aa)", "(ab)", …: the letter printed on a
+/// grid panel and used to name it in questions.
+pub fn panel_letter(index: usize) -> String {
+    let letter = |i: usize| char::from(b'a' + (i % 26) as u8);
+    if index < 26 {
+        format!("({})", letter(index))
+    } else {
+        format!("({}{})", letter(index / 26 - 1), letter(index))
+    }
+}
+
+/// Fixes the plot boxes of a grid's cartesian panels so that the panels of
+/// one row share their plot top and bottom, and those of one column their
+/// left and right: each panel is laid out on its own first (on a scratch
+/// canvas), then every row and column takes the tightest edges, which leave
+/// room for every panel's titles, legends and tick labels. A second round
+/// settles the rare panel whose labels refit to the narrower plot. Pies have
+/// no plot box to align and are left alone.
+fn align_plot_areas(
+    spec: &ChartSpec,
+    panels: &[PanelSpec],
+    frames: &mut [PanelFrame],
+) -> Result<(), RenderError> {
+    for _ in 0..4 {
+        let mut plots: Vec<Option<BBox>> = Vec::with_capacity(panels.len());
+        for (panel, frame) in panels.iter().zip(frames.iter()) {
+            plots.push(if panel.kind.is_circular() {
+                None
+            } else {
+                let mut scratch = Canvas::new(spec.width, spec.height);
+                Some(draw_panel(&mut scratch, panel, frame)?.plot_area)
+            });
+        }
+        let mut rows: std::collections::BTreeMap<u32, (f32, f32)> = Default::default();
+        let mut cols: std::collections::BTreeMap<u32, (f32, f32)> = Default::default();
+        for (f, p) in frames.iter().zip(&plots) {
+            if let Some(p) = p {
+                let r = rows.entry(f.row).or_insert((f32::MIN, f32::MAX));
+                *r = (r.0.max(p.y), r.1.min(p.bottom()));
+                let c = cols.entry(f.col).or_insert((f32::MIN, f32::MAX));
+                *c = (c.0.max(p.x), c.1.min(p.right()));
+            }
+        }
+        let mut settled = true;
+        for (f, p) in frames.iter_mut().zip(&plots) {
+            let Some(p) = p else { continue };
+            let (top, bottom) = rows[&f.row];
+            let (left, right) = cols[&f.col];
+            let target = BBox {
+                x: left,
+                y: top,
+                w: (right - left).max(20.0),
+                h: (bottom - top).max(20.0),
+            };
+            let off = (p.x - target.x).abs()
+                + (p.y - target.y).abs()
+                + (p.right() - target.right()).abs()
+                + (p.bottom() - target.bottom()).abs();
+            if off > 0.01 {
+                settled = false;
+            }
+            f.plot_area = Some(target);
+        }
+        if settled {
+            break;
+        }
+    }
+    Ok(())
+}
+
+const KPI_PAD: f32 = 12.0;
+/// Space between a tile's label and its value.
+const KPI_GAP: f32 = 4.0;
+/// Width of the accent bar on a tile's left edge.
+const KPI_ACCENT: f32 = 5.0;
+/// Smallest font a tile shrinks to; still well above what a reader can read.
+const KPI_MIN_SIZE: f32 = 9.0;
+
+/// How one tile's texts fit its width.
+struct KpiTileFit {
+    lines: Vec<String>,
+    value_size: f32,
+    delta_size: f32,
+}
+
+/// The fitted tiles of a dashboard: one label size and one height for the row.
+struct KpiFit {
+    label_size: f32,
+    /// Most label lines of any tile: values of the row start below them.
+    label_lines: usize,
+    height: f32,
+    tiles: Vec<KpiTileFit>,
+}
+
+/// The largest size from `start` down to `min` (in half points) at which
+/// `fits` holds; `min` when none does.
+fn shrink_to_fit(start: f32, min: f32, fits: impl Fn(f32) -> bool) -> f32 {
+    let mut size = start;
+    while size > min && !fits(size) {
+        size = (size - 0.5).max(min);
+    }
+    size
+}
+
+/// Labels wrap onto up to two lines, then three, shrinking the font of the
+/// whole row before anything would be cut; values and deltas shrink to one
+/// line. Nothing is truncated: a tile grows to hold its lines.
+fn fit_kpis(kpis: &[KpiTile], tile_w: f32, st: &Style) -> KpiFit {
+    let avail = tile_w - 2.0 * KPI_PAD - KPI_ACCENT;
+    let family = &st.font_family;
+    let wrapped = |size: f32, max_lines: usize| -> Option<Vec<Vec<String>>> {
+        kpis.iter()
+            .map(|k| {
+                let (lines, ok) = wrap(&k.label, family, size, false, avail, max_lines);
+                ok.then_some(lines)
+            })
+            .collect()
+    };
+    let min = KPI_MIN_SIZE.min(st.label_size);
+    let mut label_size = min;
+    let mut label_lines = None;
+    'fit: for max_lines in [2, 3, 4] {
+        let mut size = st.label_size;
+        loop {
+            if let Some(lines) = wrapped(size, max_lines) {
+                label_size = size;
+                label_lines = Some(lines);
+                break 'fit;
+            }
+            if size <= min {
+                break;
+            }
+            size = (size - 0.5).max(min);
+        }
+    }
+    // A single word wider than the tile: the font shrinks until it fits.
+    let label_lines = label_lines.unwrap_or_else(|| {
+        label_size = shrink_to_fit(min, 4.0, |s| wrapped(s, 6).is_some());
+        wrapped(label_size, 6)
+            .unwrap_or_else(|| kpis.iter().map(|k| vec![k.label.clone()]).collect())
+    });
+    let value_start = st.title_size * 1.8;
+    let tiles: Vec<KpiTileFit> = kpis
+        .iter()
+        .zip(label_lines)
+        .map(|(k, lines)| KpiTileFit {
+            lines,
+            value_size: shrink_to_fit(value_start, 4.0, |s| {
+                text_width(&k.value, &st.title_font_family, s, true) <= avail
+            }),
+            delta_size: k.delta.as_deref().map_or(st.tick_size, |d| {
+                shrink_to_fit(st.tick_size, 4.0, |s| {
+                    text_width(d, family, s, false) <= avail
+                })
+            }),
+        })
+        .collect();
+    let label_lines = tiles.iter().map(|t| t.lines.len()).max().unwrap_or(1);
+    let delta = kpis
+        .iter()
+        .zip(&tiles)
+        .filter(|(k, _)| k.delta.is_some())
+        .map(|(_, t)| t.delta_size * 1.3)
+        .fold(0.0f32, f32::max);
+    let height = (KPI_PAD * 1.6
+        + label_lines as f32 * label_size * 1.25
+        + KPI_GAP
+        + value_start * 1.2
+        + delta)
+        .ceil();
+    KpiFit {
+        label_size,
+        label_lines,
+        height,
+        tiles,
+    }
+}
+
+fn draw_kpi(
+    canvas: &mut Canvas,
+    k: &KpiTile,
+    fit: &KpiTileFit,
+    row: &KpiFit,
+    rect: BBox,
+    st: &Style,
+) -> KpiScene {
     canvas.fill_rect(
         rect.x,
         rect.y,
@@ -240,38 +451,54 @@ fn draw_kpi(canvas: &mut Canvas, k: &KpiTile, rect: BBox, st: &Style) -> KpiScen
         .first()
         .map(|c| c.hex.as_str())
         .unwrap_or("#1f77b4");
-    canvas.fill_rect(rect.x, rect.y, rect.x + 5.0, rect.bottom(), accent, 1.0);
-    let pad = 14.0;
-    let ls = st.label_size;
-    let label = truncate(&k.label, &st.font_family, ls, false, rect.w - 2.0 * pad);
-    canvas.text(&TextSpec {
-        text: &label,
-        x: rect.x + pad,
-        y: rect.y + pad * 0.8,
-        align: Align::Left,
-        family: &st.font_family,
-        size: ls,
-        bold: false,
-        color: &st.text_color,
-    });
-    let vs = (rect.h * 0.36).min(st.title_size * 2.0);
-    let value = truncate(
-        &k.value,
-        &st.title_font_family,
-        vs,
-        true,
-        rect.w - 2.0 * pad,
+    canvas.fill_rect(
+        rect.x,
+        rect.y,
+        rect.x + KPI_ACCENT,
+        rect.bottom(),
+        accent,
+        1.0,
     );
-    canvas.text(&TextSpec {
-        text: &value,
-        x: rect.x + pad,
-        y: rect.y + pad * 0.8 + ls * 1.5,
+    let x = rect.x + KPI_ACCENT + KPI_PAD;
+    let ls = row.label_size;
+    let mut y = rect.y + KPI_PAD * 0.8;
+    let mut lines = Vec::new();
+    for line in &fit.lines {
+        let bbox = canvas.text(&TextSpec {
+            text: line,
+            x,
+            y,
+            align: Align::Left,
+            family: &st.font_family,
+            size: ls,
+            bold: false,
+            color: &st.text_color,
+        });
+        lines.push(TextBox {
+            text: line.clone(),
+            bbox,
+        });
+        y += ls * 1.25;
+    }
+    y = rect.y + KPI_PAD * 0.8 + row.label_lines as f32 * ls * 1.25 + KPI_GAP;
+    // Values of one row share a baseline band even when one had to shrink.
+    let band = st.title_size * 1.8;
+    let vs = fit.value_size;
+    let bbox = canvas.text(&TextSpec {
+        text: &k.value,
+        x,
+        y: y + (band - vs) * 0.8,
         align: Align::Left,
         family: &st.title_font_family,
         size: vs,
         bold: true,
         color: &st.text_color,
     });
+    lines.push(TextBox {
+        text: k.value.clone(),
+        bbox,
+    });
+    y += band * 1.2;
     let delta = k
         .delta
         .as_deref()
@@ -282,25 +509,28 @@ fn draw_kpi(canvas: &mut Canvas, k: &KpiTile, rect: BBox, st: &Style) -> KpiScen
             } else {
                 "#2ca02c"
             };
-            let ds = st.tick_size;
-            let text = truncate(d, &st.font_family, ds, false, rect.w - 2.0 * pad);
-            canvas.text(&TextSpec {
-                text: &text,
-                x: rect.x + pad,
-                y: rect.y + pad * 0.8 + ls * 1.5 + vs * 1.15,
+            let bbox = canvas.text(&TextSpec {
+                text: d,
+                x,
+                y,
                 align: Align::Left,
                 family: &st.font_family,
-                size: ds,
+                size: fit.delta_size,
                 bold: false,
                 color,
             });
-            text
+            lines.push(TextBox {
+                text: d.to_string(),
+                bbox,
+            });
+            d.to_string()
         });
     KpiScene {
-        label,
-        value,
+        label: k.label.split_whitespace().collect::<Vec<_>>().join(" "),
+        value: k.value.clone(),
         delta,
         bbox: rect,
+        lines,
     }
 }
 

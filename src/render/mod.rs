@@ -19,6 +19,7 @@ use std::sync::Arc;
 use crate::ir::{BBox, ChartKind, ChartSpec, PanelScene, PanelSpec, Scene};
 
 pub use fonts::fontdb;
+pub use layout::panel_letter;
 
 /// What [`render`] produces for one spec.
 #[derive(Debug, Clone)]
@@ -52,6 +53,10 @@ pub(crate) struct PanelFrame {
     /// Shared axes: this panel's x (or y) tick labels and axis title are not drawn.
     pub hide_x_labels: bool,
     pub hide_y_labels: bool,
+    /// Plot box fixed by the layout so that neighbouring panels line up; a
+    /// cartesian panel draws its plot on the part of it inside its own
+    /// margins. None: the panel lays itself out.
+    pub plot_area: Option<BBox>,
 }
 
 /// Render a spec to SVG, PNG and Scene. Deterministic: the same spec gives
