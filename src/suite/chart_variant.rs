@@ -338,6 +338,19 @@ pub(super) struct Variant {
     pub(super) distance: f64,
 }
 
+#[cfg(test)]
+mod tests {
+    use super::contains_token;
+
+    #[test]
+    fn tokens_do_not_match_inside_longer_numbers_or_words() {
+        assert!(contains_token("Total 1,204", "1,204"));
+        assert!(contains_token("+12%", "12"));
+        assert!(!contains_token("2012", "12"));
+        assert!(!contains_token("Germanys", "Germany"));
+    }
+}
+
 /// Share of the question's panel marks that print their value.
 fn labelled_share(chart: &Chart, q: &Question) -> f64 {
     let panel = q.query.panel();
@@ -356,4 +369,31 @@ fn labelled_share(chart: &Chart, q: &Question) -> f64 {
 /// task, measured on the two scenes rather than trusted from the perturbation.
 fn eases(base: &Chart, q: &Question, chart: &Chart, moved: &Question) -> bool {
     labelled_share(chart, moved) > labelled_share(base, q) + 1e-9
+        || (tiles_print(chart, moved) && !tiles_print(base, q))
+}
+
+/// Whether a KPI tile prints the question's answer (a dashboard tile of the
+/// target's own table can state the very fact asked).
+fn tiles_print(chart: &Chart, q: &Question) -> bool {
+    if !q.answerable {
+        return false;
+    }
+    let answer = q.answer.to_text();
+    if answer.trim().is_empty() {
+        return false;
+    }
+    chart.scene.kpis.iter().any(|k| {
+        [Some(&k.value), k.delta.as_ref(), Some(&k.label)]
+            .into_iter()
+            .flatten()
+            .any(|text| contains_token(text, &answer))
+    })
+}
+
+/// `needle` occurs in `text` not as part of a longer word or number.
+fn contains_token(text: &str, needle: &str) -> bool {
+    let inside = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric());
+    text.match_indices(needle).any(|(at, _)| {
+        !inside(text[..at].chars().next_back()) && !inside(text[at + needle.len()..].chars().next())
+    })
 }
