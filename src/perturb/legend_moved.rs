@@ -3,7 +3,7 @@
 //! on top of narrow panels, pies never inside), so the move is judged on the
 //! drawing: the legend must land somewhere it was not.
 
-use super::util::{draws_legend, drawn, legend_place, placement_name};
+use super::util::{drawn, draws_legend, legend_place, placement_name};
 use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
 use crate::ir::{ChartSpec, LegendPlacement, Scene};
 

@@ -3,7 +3,7 @@
 //! only where a legend is drawn; direct labels only where the renderer draws
 //! them (line charts and pies; elsewhere it keeps a legend).
 
-use super::util::{draws_legend, drawn};
+use super::util::{drawn, draws_legend};
 use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
 use crate::ir::{ChartSpec, LegendPlacement};
 
@@ -53,7 +53,12 @@ impl Perturbation for LegendRemoved {
         let (svg_after, after) = drawn(&out)?;
         // The legend must really be gone, and direct labels really drawn.
         let direct = place == LegendPlacement::Direct;
-        let labelled = |i: usize| after.panels.get(i).is_some_and(|p| !p.direct_labels.is_empty());
+        let labelled = |i: usize| {
+            after
+                .panels
+                .get(i)
+                .is_some_and(|p| !p.direct_labels.is_empty())
+        };
         let gone = before.panels.iter().enumerate().all(|(i, p)| {
             p.legend.is_empty()
                 || after.panels.get(i).is_some_and(|q| q.legend.is_empty())
@@ -96,6 +101,10 @@ mod tests {
         assert!(scene.panels[0].legend.is_empty());
         assert_eq!(scene.panels[0].direct_labels.len(), 2);
         // One series draws no legend: nothing to remove.
-        assert!(LegendRemoved.apply_spec(&testing::bar(), 4, &ctx()).is_none());
+        assert!(
+            LegendRemoved
+                .apply_spec(&testing::bar(), 4, &ctx())
+                .is_none()
+        );
     }
 }

@@ -250,8 +250,12 @@ mod tests {
             themes: &themes,
             distractors: &[],
         };
-        let specs: Vec<ChartSpec> =
-            vec![testing::bar(), testing::grouped_years(), testing::shares(), testing::lines()];
+        let specs: Vec<ChartSpec> = vec![
+            testing::bar(),
+            testing::grouped_years(),
+            testing::shares(),
+            testing::lines(),
+        ];
         // Layout perturbations need distractor tables: tests/perturb.rs covers them.
         for p in CHART
             .iter()

@@ -127,7 +127,9 @@ mod tests {
     use super::*;
 
     fn dark(img: &RgbImage) -> usize {
-        img.pixels().filter(|p| p.0.iter().all(|c| *c < 100)).count()
+        img.pixels()
+            .filter(|p| p.0.iter().all(|c| *c < 100))
+            .count()
     }
 
     /// Ink right up to every corner, as corner tick labels are.

@@ -3,7 +3,9 @@
 use image::RgbImage;
 
 use super::PerturbError;
-use crate::ir::{BBox, ChartKind, ChartSpec, GridLines, LegendPlacement, PanelScene, Query, Scene, Style};
+use crate::ir::{
+    BBox, ChartKind, ChartSpec, GridLines, LegendPlacement, PanelScene, Query, Scene, Style,
+};
 
 /// Applies `change` to the figure style and to every panel's style, so a
 /// perturbation reaches whatever style the renderer reads.
@@ -89,7 +91,10 @@ pub fn legend_place(panel: &PanelScene) -> LegendPlacement {
             LegendPlacement::Direct
         };
     };
-    let b = panel.legend.iter().fold(first.bbox, |a, e| union(a, e.bbox));
+    let b = panel
+        .legend
+        .iter()
+        .fold(first.bbox, |a, e| union(a, e.bbox));
     let plot = panel.plot_area;
     let (cx, cy) = b.center();
     if b.bottom() <= plot.y + 1.0 {
@@ -267,7 +272,10 @@ pub mod testing {
         single(
             table(
                 "temps",
-                &[("North", &[21.0, 24.0, 30.0]), ("South", &[25.0, 27.0, 33.0])],
+                &[
+                    ("North", &[21.0, 24.0, 30.0]),
+                    ("South", &[25.0, 27.0, 33.0]),
+                ],
                 true,
             ),
             ChartKind::Line,
