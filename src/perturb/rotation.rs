@@ -42,7 +42,7 @@ fn rotate(img: &RgbImage, degrees: f32) -> RgbImage {
     let (ac, as_) = (cos.abs(), sin.abs());
     let grow = |extent: f32, own: u32| -> u32 {
         let need = extent.ceil() as u32;
-        own + (need.saturating_sub(own) + 1) / 2 * 2 + 2
+        own + need.saturating_sub(own).div_ceil(2) * 2 + 2
     };
     let out_w = grow(w as f32 * ac + h as f32 * as_, w);
     let out_h = grow(w as f32 * as_ + h as f32 * ac, h);

@@ -159,7 +159,7 @@ pub fn draw(
     loop {
         let snapshot = canvas.clone();
         match draw_once(canvas, panel, frame, forced)? {
-            Drawn::Done(scene) => return Ok(scene),
+            Drawn::Done(scene) => return Ok(*scene),
             Drawn::Retry(place) => {
                 *canvas = snapshot;
                 forced = Some(place);
@@ -169,7 +169,7 @@ pub fn draw(
 }
 
 enum Drawn {
-    Done(PanelScene),
+    Done(Box<PanelScene>),
     /// No inside corner was free: draw again with this placement.
     Retry(LegendPlacement),
 }
@@ -1368,7 +1368,7 @@ fn draw_once(
         let bbox = canvas.rotated_text(&spec, -90.0);
         scene.y_label = Some(TextBox { text, bbox });
     }
-    Ok(Drawn::Done(scene))
+    Ok(Drawn::Done(Box::new(scene)))
 }
 
 /// Series names at the right end of each line, pushed apart vertically.
