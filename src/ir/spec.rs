@@ -195,6 +195,10 @@ pub struct Style {
     pub dashes: bool,
     /// Start the value axis at zero (bars always do unless this is false).
     pub zero_baseline: bool,
+    /// Start of a linear value axis, printed as its first tick (a non-zero
+    /// baseline). Ignored when data lies below it or the axis is logarithmic.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value_start: Option<f64>,
     pub log_scale: bool,
     /// Donut hole radius as a fraction of the outer radius (donut only).
     pub donut_hole: f32,
@@ -280,6 +284,7 @@ impl Default for Style {
             marker_size: 4.0,
             dashes: false,
             zero_baseline: true,
+            value_start: None,
             log_scale: false,
             donut_hole: 0.5,
             margin: 16,

@@ -1,6 +1,9 @@
 //! Legend removed: series named by direct labels next to their marks, or not
-//! at all. Without any series names the item may become unanswerable.
+//! at all. Without any series names the item may become unanswerable. Applies
+//! only where a legend is drawn; direct labels only where the renderer draws
+//! them (line charts and pies; elsewhere it keeps a legend).
 
+use super::util::{drawn, draws_legend};
 use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
 use crate::ir::{ChartSpec, LegendPlacement};
 
@@ -14,9 +17,9 @@ impl Perturbation for LegendRemoved {
             stage: Stage::Spec,
             effect: AnswerEffect::Breaking,
             ladder: [
-                "legend replaced by direct labels",
-                "direct labels at 85% legend text size",
-                "direct labels at 70% legend text size",
+                "legend replaced by direct labels (lines and pies only)",
+                "direct labels at 85% legend text size (lines and pies only)",
+                "direct labels at 70% legend text size (lines and pies only)",
                 "no legend and no direct labels",
                 "no legend, no direct labels, grid lines removed",
             ],
@@ -30,7 +33,8 @@ impl Perturbation for LegendRemoved {
         _ctx: &ChartContext<'_>,
     ) -> Option<Applied<ChartSpec>> {
         let level = super::level("legend_removed", severity).ok()?;
-        if !super::util::has_legend(spec) {
+        let (svg_before, before) = drawn(spec)?;
+        if !draws_legend(&before) {
             return None;
         }
         let (place, size) = match level {
@@ -46,11 +50,24 @@ impl Perturbation for LegendRemoved {
                 s.grid = crate::ir::GridLines::None;
             }
         });
-        let label = if place == LegendPlacement::Direct {
-            "direct"
-        } else {
-            "none"
+        let (svg_after, after) = drawn(&out)?;
+        // The legend must really be gone, and direct labels really drawn.
+        let direct = place == LegendPlacement::Direct;
+        let labelled = |i: usize| {
+            after
+                .panels
+                .get(i)
+                .is_some_and(|p| !p.direct_labels.is_empty())
         };
+        let gone = before.panels.iter().enumerate().all(|(i, p)| {
+            p.legend.is_empty()
+                || after.panels.get(i).is_some_and(|q| q.legend.is_empty())
+                    && (!direct || labelled(i))
+        });
+        if !gone || svg_after == svg_before {
+            return None;
+        }
+        let label = if direct { "direct" } else { "none" };
         Some(Applied::new(out).param("legend", label))
     }
 }
@@ -58,22 +75,36 @@ impl Perturbation for LegendRemoved {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::ChartKind;
     use crate::perturb::util::testing;
 
-    #[test]
-    fn direct_then_none() {
-        let ctx = ChartContext {
+    fn ctx() -> ChartContext<'static> {
+        ChartContext {
             seed: 0,
             themes: &[],
             distractors: &[],
-        };
-        let spec = testing::grouped_years();
-        let direct = LegendRemoved.apply_spec(&spec, 2, &ctx).unwrap().value;
-        assert_eq!(
-            testing::panel_style(&direct).legend,
-            LegendPlacement::Direct
+        }
+    }
+
+    #[test]
+    fn direct_labels_on_lines_none_anywhere() {
+        let mut spec = testing::grouped_years();
+        // Bars keep a legend when asked for direct labels: nothing to apply.
+        assert!(LegendRemoved.apply_spec(&spec, 2, &ctx()).is_none());
+        let none = LegendRemoved.apply_spec(&spec, 4, &ctx()).unwrap().value;
+        let (_, scene) = drawn(&none).unwrap();
+        assert!(scene.panels[0].legend.is_empty());
+        assert!(scene.panels[0].direct_labels.is_empty());
+        spec.panels_mut()[0].kind = ChartKind::Line;
+        let direct = LegendRemoved.apply_spec(&spec, 2, &ctx()).unwrap().value;
+        let (_, scene) = drawn(&direct).unwrap();
+        assert!(scene.panels[0].legend.is_empty());
+        assert_eq!(scene.panels[0].direct_labels.len(), 2);
+        // One series draws no legend: nothing to remove.
+        assert!(
+            LegendRemoved
+                .apply_spec(&testing::bar(), 4, &ctx())
+                .is_none()
         );
-        let none = LegendRemoved.apply_spec(&spec, 4, &ctx).unwrap().value;
-        assert_eq!(testing::panel_style(&none).legend, LegendPlacement::None);
     }
 }

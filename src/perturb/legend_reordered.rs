@@ -1,5 +1,9 @@
-//! Legend entries reordered (reversed or alphabetical), moved at higher levels.
+//! Legend entries reordered (reversed or alphabetical), moved at higher
+//! levels. Applies only where a legend of several entries is drawn, and only
+//! when the drawn order really changes (alphabetical order may be the data
+//! order: then the entries are reversed instead).
 
+use super::util::{drawn, legend_labels};
 use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
 use crate::ir::{ChartSpec, LegendOrder, LegendPlacement};
 
@@ -22,9 +26,9 @@ impl Perturbation for LegendReordered {
             effect: AnswerEffect::Preserving,
             ladder: [
                 "legend entries in reverse order",
-                "legend entries in alphabetical order",
+                "legend entries in alphabetical order (reversed when that is the data order)",
                 "reversed, legend outside right",
-                "alphabetical, legend outside below",
+                "alphabetical (else reversed), legend outside below",
                 "reversed, legend outside above",
             ],
         }
@@ -37,22 +41,35 @@ impl Perturbation for LegendReordered {
         _ctx: &ChartContext<'_>,
     ) -> Option<Applied<ChartSpec>> {
         let (order, place) = LEVELS[super::level("legend_reordered", severity).ok()?];
-        let legend = spec.panels().first()?.style.legend;
-        let shown = !matches!(legend, LegendPlacement::None | LegendPlacement::Direct);
-        if !super::util::has_legend(spec) || !shown {
+        let (_, before) = drawn(spec)?;
+        let was = legend_labels(&before);
+        if !was.iter().any(|l| l.len() >= 2) {
             return None;
         }
-        let out = super::restyle(spec, |s| {
-            s.legend_order = order;
-            if let Some(p) = place {
-                s.legend = p;
-            }
-        });
-        (out != *spec).then(|| {
-            Applied::new(out).param(
-                "legend_order",
-                serde_json::to_value(order).unwrap_or_default(),
-            )
+        let orders = [order, LegendOrder::Reversed];
+        orders.iter().find_map(|&order| {
+            let out = super::restyle(spec, |s| {
+                s.legend_order = order;
+                if let Some(p) = place {
+                    s.legend = p;
+                }
+            });
+            let (_, after) = drawn(&out)?;
+            let now = legend_labels(&after);
+            // Every panel keeps its entries, and some panel shows them in another order.
+            let same_sets = now.len() == was.len()
+                && now.iter().zip(&was).all(|(a, b)| {
+                    let (mut a, mut b) = (a.clone(), b.clone());
+                    a.sort_unstable();
+                    b.sort_unstable();
+                    a == b
+                });
+            (same_sets && now != was).then(|| {
+                Applied::new(out).param(
+                    "legend_order",
+                    serde_json::to_value(order).unwrap_or_default(),
+                )
+            })
         })
     }
 }
@@ -62,19 +79,30 @@ mod tests {
     use super::*;
     use crate::perturb::util::testing;
 
-    #[test]
-    fn reorders() {
-        let ctx = ChartContext {
+    fn ctx() -> ChartContext<'static> {
+        ChartContext {
             seed: 0,
             themes: &[],
             distractors: &[],
-        };
+        }
+    }
+
+    #[test]
+    fn reorders_what_is_drawn() {
+        // "North", "South" is already alphabetical: reversed instead.
         let out = LegendReordered
-            .apply_spec(&testing::grouped_years(), 2, &ctx)
+            .apply_spec(&testing::grouped_years(), 2, &ctx())
             .unwrap();
         assert_eq!(
             testing::panel_style(&out.value).legend_order,
-            LegendOrder::Alphabetical
+            LegendOrder::Reversed
+        );
+        let (_, scene) = drawn(&out.value).unwrap();
+        assert_eq!(legend_labels(&scene)[0], vec!["South", "North"]);
+        assert!(
+            LegendReordered
+                .apply_spec(&testing::bar(), 1, &ctx())
+                .is_none()
         );
     }
 }

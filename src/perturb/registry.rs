@@ -200,8 +200,12 @@ mod tests {
 
     fn mean_abs_diff(a: &[u8], b: &[u8]) -> f64 {
         let a = image::load_from_memory(a).unwrap().to_rgb8();
-        let b = image::load_from_memory(b).unwrap().to_rgb8();
-        assert_eq!(a.dimensions(), b.dimensions());
+        let mut b = image::load_from_memory(b).unwrap().to_rgb8();
+        // A rotation enlarges the canvas: compare the centre it grew around.
+        let (dw, dh) = (b.width() - a.width(), b.height() - a.height());
+        if (dw, dh) != (0, 0) {
+            b = image::imageops::crop_imm(&b, dw / 2, dh / 2, a.width(), a.height()).to_image();
+        }
         let total: u64 = a
             .as_raw()
             .iter()
@@ -246,8 +250,12 @@ mod tests {
             themes: &themes,
             distractors: &[],
         };
-        let specs: Vec<ChartSpec> =
-            vec![testing::bar(), testing::grouped_years(), testing::shares()];
+        let specs: Vec<ChartSpec> = vec![
+            testing::bar(),
+            testing::grouped_years(),
+            testing::shares(),
+            testing::lines(),
+        ];
         // Layout perturbations need distractor tables: tests/perturb.rs covers them.
         for p in CHART
             .iter()

@@ -1,6 +1,7 @@
 //! Tick density: the number of value-axis ticks, further from the default with
-//! each level.
+//! each level. Applies only when the set of printed numeric ticks changes.
 
+use super::util::{drawn, numeric_tick_labels};
 use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
 use crate::ir::ChartSpec;
 
@@ -16,7 +17,7 @@ impl Perturbation for TickDensity {
             stage: Stage::Spec,
             effect: AnswerEffect::Preserving,
             ladder: [
-                "about 8 value ticks",
+                "about 8 value ticks (only where the printed ticks change)",
                 "about 4 value ticks",
                 "about 12 value ticks",
                 "about 3 value ticks",
@@ -40,7 +41,13 @@ impl Perturbation for TickDensity {
             return None;
         }
         let out = super::restyle(spec, |s| s.tick_count = count);
-        (out != *spec).then(|| Applied::new(out).param("tick_count", count))
+        if out == *spec {
+            return None;
+        }
+        let (_, before) = drawn(spec)?;
+        let (_, after) = drawn(&out)?;
+        let changed = numeric_tick_labels(&after) != numeric_tick_labels(&before);
+        changed.then(|| Applied::new(out).param("tick_count", count))
     }
 }
 
@@ -62,5 +69,15 @@ mod tests {
         let mut pie = testing::shares();
         pie.panels_mut()[0].kind = ChartKind::Pie;
         assert!(TickDensity.apply_spec(&pie, 1, &ctx).is_none());
+        // Every applied level prints another set of ticks.
+        for spec in [testing::bar(), testing::grouped_years()] {
+            let (_, a) = drawn(&spec).unwrap();
+            for severity in 1..=5 {
+                if let Some(out) = TickDensity.apply_spec(&spec, severity, &ctx) {
+                    let (_, b) = drawn(&out.value).unwrap();
+                    assert_ne!(numeric_tick_labels(&a), numeric_tick_labels(&b));
+                }
+            }
+        }
     }
 }

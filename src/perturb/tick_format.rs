@@ -1,5 +1,9 @@
 //! Tick format: numbers printed plain, short (1k) or scientific (1e3).
+//! Applies only to panels with a numeric axis whose printed tick labels the
+//! new format really changes (below 1,000 "plain" and "thousands" print the
+//! same; pies have no numeric axis).
 
+use super::util::{drawn, numeric_tick_labels};
 use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
 use crate::ir::{ChartSpec, NumberStyle};
 
@@ -21,7 +25,7 @@ impl Perturbation for TickFormat {
             stage: Stage::Spec,
             effect: AnswerEffect::Preserving,
             ladder: [
-                "plain numbers (1000) instead of separators (1,000)",
+                "plain numbers (1000) instead of separators (1,000); only where a tick label changes",
                 "short numbers (1k, 2.5M)",
                 "scientific numbers (1e3)",
                 "short numbers, about 4 ticks",
@@ -42,8 +46,19 @@ impl Perturbation for TickFormat {
             // Already printed that way: use the separators style instead.
             style = NumberStyle::Thousands;
         }
-        let out = super::restyle(spec, |s| {
-            s.number_style = style;
+        // The format alone must change some printed tick label; a new tick
+        // count on top of it is not what this perturbation is about.
+        let (_, before) = drawn(spec)?;
+        let was = numeric_tick_labels(&before);
+        if was.iter().all(|l| l.is_empty()) {
+            return None;
+        }
+        let reformatted = super::restyle(spec, |s| s.number_style = style);
+        let (_, after) = drawn(&reformatted)?;
+        if numeric_tick_labels(&after) == was {
+            return None;
+        }
+        let out = super::restyle(&reformatted, |s| {
             if let Some(t) = ticks {
                 s.tick_count = t;
             }
@@ -63,20 +78,31 @@ mod tests {
     use crate::perturb::util::testing;
 
     #[test]
-    fn changes_number_style() {
+    fn only_where_a_printed_tick_changes() {
         let ctx = ChartContext {
             seed: 0,
             themes: &[],
             distractors: &[],
         };
+        // Ticks 0..8: plain and thousands print alike, short too.
+        assert!(TickFormat.apply_spec(&testing::bar(), 1, &ctx).is_none());
+        assert!(TickFormat.apply_spec(&testing::bar(), 2, &ctx).is_none());
+        let big = testing::single(
+            testing::table("big", &[("Sales", &[3000.0, 5200.0, 2100.0])], false),
+            crate::ir::ChartKind::Bar,
+        );
         for severity in 1..=5 {
-            let out = TickFormat
-                .apply_spec(&testing::bar(), severity, &ctx)
-                .unwrap();
+            let out = TickFormat.apply_spec(&big, severity, &ctx).unwrap();
             assert_ne!(
                 testing::panel_style(&out.value).number_style,
                 NumberStyle::Thousands
             );
+            let (_, a) = drawn(&big).unwrap();
+            let (_, b) = drawn(&out.value).unwrap();
+            assert_ne!(numeric_tick_labels(&a), numeric_tick_labels(&b));
         }
+        let mut pie = big.clone();
+        pie.panels_mut()[0].kind = crate::ir::ChartKind::Pie;
+        assert!(TickFormat.apply_spec(&pie, 3, &ctx).is_none());
     }
 }

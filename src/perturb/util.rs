@@ -3,7 +3,9 @@
 use image::RgbImage;
 
 use super::PerturbError;
-use crate::ir::{ChartKind, ChartSpec, GridLines, Query, Style};
+use crate::ir::{
+    BBox, ChartKind, ChartSpec, GridLines, LegendPlacement, PanelScene, Query, Scene, Style,
+};
 
 /// Applies `change` to the figure style and to every panel's style, so a
 /// perturbation reaches whatever style the renderer reads.
@@ -57,11 +59,95 @@ pub fn ramp(style: &mut Style, level: usize) {
     }
 }
 
-/// Whether the spec's panels draw a legend at all (several series, or slices).
-pub fn has_legend(spec: &ChartSpec) -> bool {
-    spec.panels()
+/// What the renderer draws for `spec`: its SVG and Scene (no rasterizing).
+/// Perturbations compare drawings, not specs, because the renderer resolves
+/// some style requests its own way (a corner legend moved off the data, a
+/// side legend put on top of a narrow panel, direct labels only on lines).
+pub fn drawn(spec: &ChartSpec) -> Option<(String, Scene)> {
+    crate::render::render_svg(spec).ok()
+}
+
+/// Whether some panel of the drawing shows a legend.
+pub fn draws_legend(scene: &Scene) -> bool {
+    scene.panels.iter().any(|p| !p.legend.is_empty())
+}
+
+/// Legend entry labels per panel, in the order shown.
+pub fn legend_labels(scene: &Scene) -> Vec<Vec<&str>> {
+    scene
+        .panels
         .iter()
-        .any(|p| p.series.len() > 1 || p.kind.is_circular())
+        .map(|p| p.legend.iter().map(|e| e.label.as_str()).collect())
+        .collect()
+}
+
+/// Where a panel's legend ended up, read from the drawing: outside above,
+/// below or right of the plot, or in one of its inside corners.
+pub fn legend_place(panel: &PanelScene) -> LegendPlacement {
+    let Some(first) = panel.legend.first() else {
+        return if panel.direct_labels.is_empty() {
+            LegendPlacement::None
+        } else {
+            LegendPlacement::Direct
+        };
+    };
+    let b = panel
+        .legend
+        .iter()
+        .fold(first.bbox, |a, e| union(a, e.bbox));
+    let plot = panel.plot_area;
+    let (cx, cy) = b.center();
+    if b.bottom() <= plot.y + 1.0 {
+        LegendPlacement::Top
+    } else if b.y >= plot.bottom() - 1.0 {
+        LegendPlacement::Bottom
+    } else if b.x >= plot.right() - 1.0 {
+        LegendPlacement::Right
+    } else {
+        let (px, py) = plot.center();
+        match (cx < px, cy < py) {
+            (true, true) => LegendPlacement::TopLeft,
+            (false, true) => LegendPlacement::TopRight,
+            (true, false) => LegendPlacement::BottomLeft,
+            (false, false) => LegendPlacement::BottomRight,
+        }
+    }
+}
+
+fn union(a: BBox, b: BBox) -> BBox {
+    let x = a.x.min(b.x);
+    let y = a.y.min(b.y);
+    BBox {
+        x,
+        y,
+        w: a.right().max(b.right()) - x,
+        h: a.bottom().max(b.bottom()) - y,
+    }
+}
+
+/// Printed labels of the numeric ticks (either axis) per panel: what a tick
+/// perturbation must change to be visible.
+pub fn numeric_tick_labels(scene: &Scene) -> Vec<Vec<&str>> {
+    scene
+        .panels
+        .iter()
+        .map(|p| {
+            p.x_ticks
+                .iter()
+                .chain(&p.y_ticks)
+                .filter(|t| t.value.is_some())
+                .map(|t| t.label.as_str())
+                .collect()
+        })
+        .collect()
+}
+
+/// The serde name of a legend placement (`top_left`).
+pub fn placement_name(p: LegendPlacement) -> String {
+    serde_json::to_value(p)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
 }
 
 /// Kinds with a numeric value axis (ticks, baseline, log scale apply).
@@ -178,6 +264,21 @@ pub mod testing {
                 true,
             ),
             ChartKind::GroupedBar,
+        )
+    }
+
+    /// Two lines well above zero (a cut axis is legitimate).
+    pub fn lines() -> ChartSpec {
+        single(
+            table(
+                "temps",
+                &[
+                    ("North", &[21.0, 24.0, 30.0]),
+                    ("South", &[25.0, 27.0, 33.0]),
+                ],
+                true,
+            ),
+            ChartKind::Line,
         )
     }
 

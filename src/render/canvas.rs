@@ -10,6 +10,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::fonts::{self, ASCENT, DESCENT};
 use crate::ir::{Align, BBox};
 
+#[derive(Clone)]
 pub struct Canvas {
     body: String,
     width: u32,

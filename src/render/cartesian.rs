@@ -10,7 +10,7 @@ use crate::ir::{
     Align, BBox, ChartKind, GridLines, LegendPlacement, Mark, MarkKind, NamedColor, NumberFormat,
     PanelScene, PanelSpec, Style, TextBox, Tick,
 };
-use crate::spec::format::{decimals_for, format_number, log_ticks, nice_ticks};
+use crate::spec::format::{decimals_for, format_number, log_ticks, nice_ticks, ticks_from};
 
 type Cand = (f32, f32, Align, String);
 
@@ -110,6 +110,21 @@ pub fn num_axis(
     }
 }
 
+/// A linear axis that starts exactly at `start`, its first printed tick.
+fn start_axis(start: f64, hi: f64, style: &Style, unit: &NumberFormat) -> NumAxis {
+    let hi = hi + (hi - start).abs().max(1e-9) * 0.06;
+    let (ticks, decimals) = ticks_from(start, hi, style.tick_count);
+    NumAxis {
+        lo: start,
+        hi: ticks.last().copied().unwrap_or(hi),
+        log: false,
+        ticks: ticks
+            .into_iter()
+            .map(|t| (t, format_number(t, style.number_style, decimals, unit)))
+            .collect(),
+    }
+}
+
 fn value_label(v: f64, style: &Style, s: &Series) -> String {
     let decimals = if v.fract() == 0.0 {
         0
@@ -132,11 +147,39 @@ enum CatMode {
     },
 }
 
+/// Draws a cartesian panel. An inside legend that finds no corner free of
+/// data is moved (bottom corner → top corner with headroom → above the plot)
+/// and the panel is redrawn from a snapshot of the canvas.
 pub fn draw(
     canvas: &mut Canvas,
     panel: &PanelSpec,
     frame: &PanelFrame,
 ) -> Result<PanelScene, RenderError> {
+    let mut forced = None;
+    loop {
+        let snapshot = canvas.clone();
+        match draw_once(canvas, panel, frame, forced)? {
+            Drawn::Done(scene) => return Ok(*scene),
+            Drawn::Retry(place) => {
+                *canvas = snapshot;
+                forced = Some(place);
+            }
+        }
+    }
+}
+
+enum Drawn {
+    Done(Box<PanelScene>),
+    /// No inside corner was free: draw again with this placement.
+    Retry(LegendPlacement),
+}
+
+fn draw_once(
+    canvas: &mut Canvas,
+    panel: &PanelSpec,
+    frame: &PanelFrame,
+    forced: Option<LegendPlacement>,
+) -> Result<Drawn, RenderError> {
     let st = &panel.style;
     let kind = panel.kind;
     let table = &panel.table;
@@ -211,8 +254,9 @@ pub fn draw(
     } else {
         Vec::new()
     };
-    let placement = match st.legend {
+    let placement = match forced.unwrap_or(st.legend) {
         _ if legend_items.is_empty() => LegendPlacement::None,
+        p if forced.is_some() => p,
         LegendPlacement::Auto => LegendPlacement::Top,
         LegendPlacement::Direct if !is_line => LegendPlacement::Top,
         // Bars grow along x from the left: an inside corner would cover the top bars.
@@ -224,8 +268,6 @@ pub fn draw(
         {
             LegendPlacement::Top
         }
-        LegendPlacement::BottomLeft => LegendPlacement::TopLeft,
-        LegendPlacement::BottomRight => LegendPlacement::TopRight,
         // A side legend would squeeze a narrow panel: put it on top instead.
         LegendPlacement::Right
             if vertical_legend_size(&legend_items, st).0 > frame.rect.w * 0.28 =>
@@ -379,6 +421,15 @@ pub fn draw(
     // Headroom on the value axis for value labels and inside legends.
     let inside_legend = matches!(
         placement,
+        LegendPlacement::TopLeft
+            | LegendPlacement::TopRight
+            | LegendPlacement::BottomLeft
+            | LegendPlacement::BottomRight
+    );
+    // Top corners get headroom above the data; bottom corners are used only
+    // where the data leaves them free.
+    let inside_top = matches!(
+        placement,
         LegendPlacement::TopLeft | LegendPlacement::TopRight
     );
     let (leg_w, leg_h) = if inside_legend {
@@ -386,12 +437,16 @@ pub fn draw(
     } else {
         (0.0, 0.0)
     };
+    // A requested axis start holds only while all the data lies above it.
+    let start = st
+        .value_start
+        .filter(|s| !log && s.is_finite() && *s <= vlo && *s < vhi);
     let value_axis = |plot_len: f32, vlo: f64, vhi: f64| -> NumAxis {
         let mut need = 0.0f32;
         if st.data_labels && !horizontal {
             need += st.value_label_size * 1.4;
         }
-        if inside_legend && !horizontal {
+        if inside_top && !horizontal {
             need += leg_h + 12.0;
         }
         if horizontal && st.data_labels {
@@ -404,7 +459,11 @@ pub fn draw(
                 let span = hi.max(1e-300).log10() - lo.max(1e-300).log10();
                 hi = 10f64.powf(hi.log10() + span.max(1.0) * frac / (1.0 - frac));
             } else {
-                let base = if include_zero { lo.min(0.0) } else { lo };
+                let base = match start {
+                    Some(s) => s,
+                    None if include_zero => lo.min(0.0),
+                    None => lo,
+                };
                 let top = if include_zero { hi.max(0.0) } else { hi };
                 hi = base + (top - base) / (1.0 - frac);
                 if vhi <= 0.0 && include_zero {
@@ -413,7 +472,10 @@ pub fn draw(
                 lo = lo.min(base);
             }
         }
-        num_axis(lo, hi, st, log, &unit, include_zero)
+        match start {
+            Some(s) => start_axis(s, hi, st, &unit),
+            None => num_axis(lo, hi, st, log, &unit, include_zero),
+        }
     };
 
     let est_plot_h = (bottom - top - tick_h * 2.0).max(40.0);
@@ -659,6 +721,7 @@ pub fn draw(
 
     // Marks.
     let mut placed = Placed::default();
+    let mut traces: Vec<Trace> = Vec::new();
     // (mark index, text, candidate positions with the colour used there)
     let mut label_jobs: Vec<(usize, String, Vec<Cand>)> = Vec::new();
     let vls = st.value_label_size;
@@ -855,6 +918,11 @@ pub fn draw(
                     if width > 0.0 {
                         canvas.line(&upper, &s.color.hex, width, s.dash);
                     }
+                    traces.push(Trace {
+                        points: upper.clone(),
+                        floor: (kind != ChartKind::Line).then_some(base_px),
+                        pad: width / 2.0 + 1.0,
+                    });
                 }
                 for r in 0..n {
                     let (Some(v), Some(t)) = (s.values[r], tops[r]) else {
@@ -1167,21 +1235,53 @@ pub fn draw(
             });
         }
     }
-    // Inside legends are drawn before labels so labels avoid them.
+    // Inside legends are drawn before labels so labels avoid them. The
+    // requested corner is used when no mark or line runs under it, else
+    // another free corner; when none is free the panel is redrawn.
     let legend_box = if inside_legend {
-        let x = if placement == LegendPlacement::TopLeft {
-            plot.x + 8.0
-        } else {
-            plot.right() - leg_w - 8.0
+        let corner = |p: LegendPlacement| {
+            let left = matches!(p, LegendPlacement::TopLeft | LegendPlacement::BottomLeft);
+            let upper = matches!(p, LegendPlacement::TopLeft | LegendPlacement::TopRight);
+            BBox {
+                x: if left {
+                    plot.x + 8.0
+                } else {
+                    plot.right() - leg_w - 8.0
+                },
+                y: if upper {
+                    plot.y + 6.0
+                } else {
+                    plot.bottom() - leg_h - 6.0
+                },
+                w: leg_w,
+                h: leg_h,
+            }
         };
-        let b = BBox {
-            x,
-            y: plot.y + 6.0,
-            w: leg_w,
-            h: leg_h,
+        let free = |b: &BBox| {
+            b.x >= plot.x
+                && b.right() <= plot.right()
+                && b.y >= plot.y
+                && b.bottom() <= plot.bottom()
+                && !scene.marks.iter().any(|m| grow(m.bbox, 2.0).intersects(b))
+                && !traces.iter().any(|t| t.hits(b))
         };
-        placed.add(b);
-        Some(b)
+        let found = corner_order(placement)
+            .into_iter()
+            .map(corner)
+            .find(|b| free(b));
+        match found {
+            Some(b) => {
+                placed.add(b);
+                Some(b)
+            }
+            None => {
+                return Ok(Drawn::Retry(match placement {
+                    LegendPlacement::BottomLeft => LegendPlacement::TopLeft,
+                    LegendPlacement::BottomRight => LegendPlacement::TopRight,
+                    _ => LegendPlacement::Top,
+                }));
+            }
+        }
     } else {
         None
     };
@@ -1284,7 +1384,7 @@ pub fn draw(
         let bbox = canvas.rotated_text(&spec, -90.0);
         scene.y_label = Some(TextBox { text, bbox });
     }
-    Ok(scene)
+    Ok(Drawn::Done(Box::new(scene)))
 }
 
 /// Series names at the right end of each line, pushed apart vertically.
@@ -1391,6 +1491,67 @@ fn tick_spec<'a>(st: &'a Style, text: &'a str, x: f32, y: f32, align: Align) -> 
         size: st.tick_size,
         bold: false,
         color: &st.text_color,
+    }
+}
+
+/// Inside corners to try for a legend: the requested one, the other corner
+/// of its row, then the other row.
+fn corner_order(first: LegendPlacement) -> [LegendPlacement; 4] {
+    use LegendPlacement::{BottomLeft, BottomRight, TopLeft, TopRight};
+    match first {
+        TopLeft => [TopLeft, TopRight, BottomLeft, BottomRight],
+        BottomLeft => [BottomLeft, BottomRight, TopLeft, TopRight],
+        BottomRight => [BottomRight, BottomLeft, TopRight, TopLeft],
+        _ => [TopRight, TopLeft, BottomRight, BottomLeft],
+    }
+}
+
+fn grow(b: BBox, m: f32) -> BBox {
+    BBox {
+        x: b.x - m,
+        y: b.y - m,
+        w: b.w + 2.0 * m,
+        h: b.h + 2.0 * m,
+    }
+}
+
+/// A drawn line (and, for areas, the band under it down to `floor`), kept so
+/// an inside legend can avoid it.
+struct Trace {
+    points: Vec<(f32, f32)>,
+    /// Pixel y the filled band reaches (areas); None for bare lines.
+    floor: Option<f32>,
+    /// Half the stroke width plus a little air.
+    pad: f32,
+}
+
+impl Trace {
+    /// Pixel y of the line at `x` within segment `a`-`b`.
+    fn y_at(a: (f32, f32), b: (f32, f32), x: f32) -> f32 {
+        if (b.0 - a.0).abs() < 1e-6 {
+            a.1.min(b.1)
+        } else {
+            a.1 + (b.1 - a.1) * (x - a.0) / (b.0 - a.0)
+        }
+    }
+
+    fn hits(&self, r: &BBox) -> bool {
+        let r = grow(*r, self.pad);
+        self.points.windows(2).any(|w| {
+            let (a, b) = (w[0], w[1]);
+            let (x0, x1) = (a.0.min(b.0).max(r.x), a.0.max(b.0).min(r.right()));
+            if x0 > x1 {
+                return false;
+            }
+            // The segment is linear, so over [x0, x1] its extremes are at the ends.
+            let (y0, y1) = (Self::y_at(a, b, x0), Self::y_at(a, b, x1));
+            let (top, low) = (y0.min(y1), y0.max(y1));
+            match self.floor {
+                // The band covers from the line down to the floor.
+                Some(floor) => top.min(floor) < r.bottom() && low.max(floor) > r.y,
+                None => top < r.bottom() && low > r.y,
+            }
+        })
     }
 }
 

@@ -118,6 +118,25 @@ pub fn nice_ticks(lo: f64, hi: f64, count: u32) -> (Vec<f64>, usize) {
     (ticks, decimals_for(step))
 }
 
+/// Ticks from exactly `start` up to at least `hi`, spaced by the nice step
+/// [`nice_ticks`] picks for that range (so `start` is always printed even
+/// when it is not a multiple of the step). Returns (ticks, decimals).
+pub fn ticks_from(start: f64, hi: f64, count: u32) -> (Vec<f64>, usize) {
+    let (nice, decimals) = nice_ticks(start, hi, count);
+    let step = match nice.as_slice() {
+        [a, b, ..] => b - a,
+        _ => return (vec![start], decimals_for(start.abs().max(1e-9))),
+    };
+    let mut ticks = vec![clean(start)];
+    let mut k = 1.0;
+    while *ticks.last().unwrap_or(&start) < hi - 1e-9 * hi.abs().max(1.0) {
+        ticks.push(clean(start + k * step));
+        k += 1.0;
+    }
+    let decimals = decimals.max(if start == 0.0 { 0 } else { decimals_for(start) });
+    (ticks, decimals)
+}
+
 /// Decimals needed to print multiples of `step` exactly.
 pub fn decimals_for(step: f64) -> usize {
     (0..=6)
@@ -217,6 +236,14 @@ mod tests {
         assert_eq!(t.last().copied(), Some(1.25));
         assert_eq!(d, 2);
         assert_eq!(log_ticks(1.0, 1000.0), vec![1.0, 10.0, 100.0, 1000.0]);
+        // A start off the step's grid is still the first tick.
+        let (t, d) = ticks_from(10.0, 95.0, 6);
+        assert_eq!(t, vec![10.0, 30.0, 50.0, 70.0, 90.0, 110.0]);
+        assert_eq!(d, 0);
+        let (t, d) = ticks_from(2.5, 9.0, 4);
+        assert_eq!(t.first().copied(), Some(2.5));
+        assert!(*t.last().unwrap() >= 9.0);
+        assert_eq!(d, 1);
     }
 
     proptest::proptest! {
