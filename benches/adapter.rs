@@ -56,6 +56,7 @@ fn request(k: usize, png: &Arc<Vec<u8>>) -> Request {
         paragraph: None,
         realization: Realization::default(),
         perturbations: vec![],
+        visual_distance: None,
     };
     Request {
         item_id: item.id.clone(),

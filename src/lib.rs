@@ -12,8 +12,8 @@ pub mod synth;
 pub mod table;
 
 pub mod render;
-pub mod visual;
 pub mod spec;
+pub mod visual;
 
 pub mod query;
 pub mod questions;

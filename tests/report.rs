@@ -84,6 +84,7 @@ fn base_item(id: &str, set: SetName, origin: Option<&str>, chart: usize, title: 
             transforms: vec![],
         },
         perturbations: vec![],
+        visual_distance: None,
     }
 }
 
@@ -92,6 +93,7 @@ fn perturbation(axis: &str, severity: u8) -> Perturbation {
         axis: axis.into(),
         name: format!("{axis}_x"),
         severity,
+        change: Default::default(),
         params: Default::default(),
     }
 }

@@ -65,6 +65,7 @@ fn generated_suite(dir: &Path) -> PathBuf {
                 paragraph: q.paragraph,
                 realization: q.realization,
                 perturbations: vec![],
+                visual_distance: None,
             };
             items.push_str(&serde_json::to_string(&item).unwrap());
             items.push('\n');

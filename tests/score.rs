@@ -309,6 +309,7 @@ fn item(answer: Answer, qt: QuestionType, choices: Vec<String>) -> Item {
         paragraph: None,
         realization: Realization::default(),
         perturbations: vec![],
+        visual_distance: None,
     }
 }
 

@@ -158,6 +158,7 @@ fn hand_item(id: &str, table: &str, chart: &str, origin: Option<&str>) -> Item {
         paragraph: None,
         realization: Realization::default(),
         perturbations: vec![],
+        visual_distance: None,
     }
 }
 
@@ -457,7 +458,7 @@ fn every_fixture_suite_item_agrees_with_the_executor_on_its_own_chart() {
         &out,
         &[
             "--sets",
-            "original,modified_chart,modified_question,modified_both",
+            "original,modified_chart,modified_question,modified_both,shifted",
         ],
     );
     let items = read_items(&out).unwrap();

@@ -27,6 +27,16 @@ impl BBox {
         self.y + self.h
     }
 
+    /// The box with a margin of `m` on every side.
+    pub fn grown(&self, m: f32) -> BBox {
+        BBox {
+            x: self.x - m,
+            y: self.y - m,
+            w: self.w + 2.0 * m,
+            h: self.h + 2.0 * m,
+        }
+    }
+
     pub fn intersects(&self, other: &BBox) -> bool {
         self.x < other.right()
             && other.x < self.right()

@@ -42,15 +42,6 @@ fn width(text: &str, size: f32) -> f32 {
     crate::render::fonts::text_width(text, FAMILY, size, false)
 }
 
-fn grow(b: BBox, m: f32) -> BBox {
-    BBox {
-        x: b.x - m,
-        y: b.y - m,
-        w: b.w + 2.0 * m,
-        h: b.h + 2.0 * m,
-    }
-}
-
 fn contains(b: &BBox, (x, y): (f32, f32)) -> bool {
     x >= b.x && x <= b.right() && y >= b.y && y <= b.bottom()
 }
@@ -105,7 +96,7 @@ impl Occupied {
 
     /// Whether `b` (with a margin of air) is clear of everything drawn.
     fn free(&self, b: &BBox) -> bool {
-        let b = grow(*b, 3.0);
+        let b = b.grown(3.0);
         !self.boxes.iter().any(|o| o.intersects(&b))
             && !self.lines.iter().any(|l| {
                 l.windows(2)
@@ -120,7 +111,7 @@ impl Occupied {
                 || !self
                     .boxes
                     .iter()
-                    .any(|o| o != except && contains(&grow(*o, 1.0), p))
+                    .any(|o| o != except && contains(&o.grown(1.0), p))
         })
     }
 }
@@ -304,7 +295,7 @@ impl Perturbation for Clutter {
                     let mark = &panel.marks[mi];
                     let horizontal = panel.kind == crate::ir::ChartKind::HorizontalBar;
                     let at = anchor(mark.kind, &mark.bbox, horizontal, mark.value);
-                    let area = grow(panel.plot_area, -2.0);
+                    let area = panel.plot_area.grown(-2.0);
                     // Rings of candidate spots around the anchor, nearest first.
                     let offsets = [
                         (0.0, -34.0),
@@ -332,7 +323,7 @@ impl Perturbation for Clutter {
                             && b.y >= area.y
                             && b.right() <= area.right()
                             && b.bottom() <= area.bottom();
-                        let from = nearest(&grow(b, 2.0), at);
+                        let from = nearest(&b.grown(2.0), at);
                         (inside && occupied.free(&b) && occupied.clear_path(from, at, &mark.bbox))
                             .then_some((b, from, at))
                     })

@@ -71,6 +71,7 @@ mod tests {
                 axis: "image".into(),
                 name: "downscale".into(),
                 severity: 5,
+                change: Default::default(),
                 params: [("factor".to_string(), serde_json::json!(f64::from(factor)))]
                     .into_iter()
                     .collect(),

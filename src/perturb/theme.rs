@@ -16,6 +16,11 @@ fn swap(old: &Style, new: &Style) -> Style {
     out.log_scale = old.log_scale;
     out.legend = old.legend;
     out.legend_order = old.legend_order;
+    // Whether values are printed is the chart's content, not its look: a
+    // theme that turned labels on would ease the task, one that turned them
+    // off would be a data_labels change under another name.
+    out.data_labels = old.data_labels;
+    out.value_start = old.value_start;
     out
 }
 
@@ -106,7 +111,8 @@ mod tests {
         }
         let mild = Theme.apply_spec(&spec, 1, &ctx).unwrap();
         let strong = Theme.apply_spec(&spec, 5, &ctx).unwrap();
-        assert!(mild.params["style_distance"].as_u64() <= strong.params["style_distance"].as_u64());
+        // The context lists themes mildest first; severity follows that order.
+        assert!(mild.params["distance_rank"].as_u64() < strong.params["distance_rank"].as_u64());
     }
 
     #[test]

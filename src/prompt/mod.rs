@@ -213,6 +213,7 @@ mod tests {
             paragraph: Some("Sales rose in 2020.".into()),
             realization: Realization::default(),
             perturbations: vec![],
+            visual_distance: None,
         }
     }
 

@@ -191,6 +191,7 @@ fn strong_downscaling_makes_text_illegible() {
             axis: "image".into(),
             name: "downscale".into(),
             severity: 5,
+            change: Default::default(),
             params,
         }],
         false,

@@ -91,6 +91,7 @@ mod tests {
             axis: "image".into(),
             name: name.into(),
             severity: 3,
+            change: Default::default(),
             params,
         }
     }

@@ -62,7 +62,7 @@ pub fn num_axis(
 ) -> NumAxis {
     if log {
         let lo = if lo > 0.0 { lo } else { hi.max(1.0) / 10.0 };
-        let hi = hi.max(lo * 10.0);
+        let hi = hi.max(lo);
         let ticks = log_ticks(lo, hi);
         let a = ticks.first().copied().unwrap_or(lo).min(lo);
         let b = ticks.last().copied().unwrap_or(hi).max(hi);
@@ -1262,7 +1262,7 @@ fn draw_once(
                 && b.right() <= plot.right()
                 && b.y >= plot.y
                 && b.bottom() <= plot.bottom()
-                && !scene.marks.iter().any(|m| grow(m.bbox, 2.0).intersects(b))
+                && !scene.marks.iter().any(|m| m.bbox.grown(2.0).intersects(b))
                 && !traces.iter().any(|t| t.hits(b))
         };
         let found = corner_order(placement)
@@ -1506,15 +1506,6 @@ fn corner_order(first: LegendPlacement) -> [LegendPlacement; 4] {
     }
 }
 
-fn grow(b: BBox, m: f32) -> BBox {
-    BBox {
-        x: b.x - m,
-        y: b.y - m,
-        w: b.w + 2.0 * m,
-        h: b.h + 2.0 * m,
-    }
-}
-
 /// A drawn line (and, for areas, the band under it down to `floor`), kept so
 /// an inside legend can avoid it.
 struct Trace {
@@ -1536,7 +1527,7 @@ impl Trace {
     }
 
     fn hits(&self, r: &BBox) -> bool {
-        let r = grow(*r, self.pad);
+        let r = r.grown(self.pad);
         self.points.windows(2).any(|w| {
             let (a, b) = (w[0], w[1]);
             let (x0, x1) = (a.0.min(b.0).max(r.x), a.0.max(b.0).min(r.right()));

@@ -401,16 +401,7 @@ impl Placed {
             && b.y >= within.y - 0.5
             && b.right() <= within.right() + 0.5
             && b.bottom() <= within.bottom() + 0.5
-            && !self.boxes.iter().any(|p| grow(*p, 1.0).intersects(b))
-    }
-}
-
-fn grow(b: BBox, m: f32) -> BBox {
-    BBox {
-        x: b.x - m,
-        y: b.y - m,
-        w: b.w + 2.0 * m,
-        h: b.h + 2.0 * m,
+            && !self.boxes.iter().any(|p| p.grown(1.0).intersects(b))
     }
 }
 

@@ -104,7 +104,9 @@ fn run_section(s: &mut String, run: &RunReport) {
     }
     let _ = writeln!(
         s,
-        "\n### Gap original − modified\n\nOver pairs whose two items were both scored; `original` and `modified` are accuracies over those pairs.\n"
+        "\n### Gap original − modified\n\nOver pairs whose two items were both scored; `original` and `modified` are accuracies over those pairs. \
+         Only `stress` rows measure robustness: an `easing` row's modified charts print values their originals made the reader estimate, \
+         and a `shifted` row asks the original's question family about another table (a different fact, not a pair).\n"
     );
     gap_table(s, "set", run.gaps.iter());
     if !run.axes.is_empty() {
@@ -183,14 +185,15 @@ fn run_section(s: &mut String, run: &RunReport) {
 fn gap_table<'a>(s: &mut String, what: &str, gaps: impl Iterator<Item = &'a super::GapStats>) {
     let _ = writeln!(
         s,
-        "| {what} | pairs | original | modified | gap | 95% CI | McNemar p | right→wrong | wrong→right |"
+        "| {what} | change | pairs | original | modified | gap | 95% CI | McNemar p | right→wrong | wrong→right |"
     );
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|");
     for g in gaps {
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             cell(&g.name),
+            g.change.name(),
             g.pairs,
             fmt_opt(g.original_accuracy, 1),
             fmt_opt(g.modified_accuracy, 1),

@@ -314,8 +314,7 @@ pub fn group_of(item: &Item) -> String {
 fn change_of_group(name: &str) -> Change {
     if name.ends_with("/easing") {
         Change::Easing
-    } else if name == SetName::Shifted.name() || name == crate::perturb::registry::DATA_SHIFT.axis
-    {
+    } else if name == SetName::Shifted.name() || name == crate::perturb::registry::DATA_SHIFT.axis {
         Change::Shifted
     } else {
         Change::Stress
@@ -449,10 +448,7 @@ fn run_report(
     let gaps: Vec<GapStats> = modified_groups
         .par_iter()
         .map(|group| {
-            let pairs: Vec<Pair> = members_of(group)
-                .into_iter()
-                .filter_map(pair_of)
-                .collect();
+            let pairs: Vec<Pair> = members_of(group).into_iter().filter_map(pair_of).collect();
             gap_stats(group, &pairs, bootstrap, name)
         })
         .collect();

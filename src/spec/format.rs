@@ -158,16 +158,26 @@ fn clean(v: f64) -> f64 {
 pub fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
     let a = lo.log10().floor() as i32;
     let b = hi.log10().ceil().max(f64::from(a) + 1.0) as i32;
-    let mut ticks = Vec::new();
-    for e in a..=b {
-        let p = 10f64.powi(e);
-        ticks.push(clean_rel(p));
-        if b - a <= 2 && e < b {
-            ticks.push(clean_rel(2.0 * p));
-            ticks.push(clean_rel(5.0 * p));
-        }
+    if b - a > 2 {
+        return (a..=b).map(|e| clean_rel(10f64.powi(e))).collect();
     }
-    ticks
+    // Within two decades: 1-2-5 steps from the largest at or below the data
+    // to the smallest at or above it, so narrow data is not squeezed into
+    // the bottom of a decade it never reaches (at least 3 ticks, to read by).
+    let steps: Vec<f64> = (a - 1..=b)
+        .flat_map(|e| [1.0, 2.0, 5.0].map(|m| clean_rel(m * 10f64.powi(e))))
+        .collect();
+    let start = steps
+        .iter()
+        .rposition(|t| *t <= lo * (1.0 + 1e-9))
+        .unwrap_or(0);
+    let end = steps
+        .iter()
+        .position(|t| *t >= hi * (1.0 - 1e-9))
+        .unwrap_or(steps.len() - 1)
+        .max(start);
+    let start = start.min(end.saturating_sub(2));
+    steps[start..=end].to_vec()
 }
 
 fn clean_rel(v: f64) -> f64 {
@@ -236,6 +246,12 @@ mod tests {
         assert_eq!(t.last().copied(), Some(1.25));
         assert_eq!(d, 2);
         assert_eq!(log_ticks(1.0, 1000.0), vec![1.0, 10.0, 100.0, 1000.0]);
+        // Narrow data keeps its axis near it rather than a decade above.
+        assert_eq!(log_ticks(1230.0, 1570.0), vec![500.0, 1000.0, 2000.0]);
+        assert_eq!(
+            log_ticks(40.0, 900.0),
+            vec![20.0, 50.0, 100.0, 200.0, 500.0, 1000.0]
+        );
         // A start off the step's grid is still the first tick.
         let (t, d) = ticks_from(10.0, 95.0, 6);
         assert_eq!(t, vec![10.0, 30.0, 50.0, 70.0, 90.0, 110.0]);

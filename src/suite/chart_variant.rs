@@ -195,7 +195,11 @@ impl Env<'_> {
         block: &mut Block,
     ) -> Option<(Chart, Question, Applied)> {
         let info = perturb::registry::DATA_SHIFT;
-        let severity = balance.severity(info.name, self.config, seed::derive(item_seed, &[info.name]));
+        let severity = balance.severity(
+            info.name,
+            self.config,
+            seed::derive(item_seed, &[info.name]),
+        );
         match self.data_shift(q, table, base, severity, item_seed) {
             Ok(Some((chart, new, rec))) => {
                 if let Some(reason) = self.unreadable(&new, &chart, std::slice::from_ref(&rec)) {
@@ -338,19 +342,6 @@ pub(super) struct Variant {
     pub(super) distance: f64,
 }
 
-#[cfg(test)]
-mod tests {
-    use super::contains_token;
-
-    #[test]
-    fn tokens_do_not_match_inside_longer_numbers_or_words() {
-        assert!(contains_token("Total 1,204", "1,204"));
-        assert!(contains_token("+12%", "12"));
-        assert!(!contains_token("2012", "12"));
-        assert!(!contains_token("Germanys", "Germany"));
-    }
-}
-
 /// Share of the question's panel marks that print their value.
 fn labelled_share(chart: &Chart, q: &Question) -> f64 {
     let panel = q.query.panel();
@@ -396,4 +387,17 @@ fn contains_token(text: &str, needle: &str) -> bool {
     text.match_indices(needle).any(|(at, _)| {
         !inside(text[..at].chars().next_back()) && !inside(text[at + needle.len()..].chars().next())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::contains_token;
+
+    #[test]
+    fn tokens_do_not_match_inside_longer_numbers_or_words() {
+        assert!(contains_token("Total 1,204", "1,204"));
+        assert!(contains_token("+12%", "12"));
+        assert!(!contains_token("2012", "12"));
+        assert!(!contains_token("Germanys", "Germany"));
+    }
 }

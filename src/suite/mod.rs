@@ -20,8 +20,8 @@ mod merge;
 mod pipeline;
 mod question_variant;
 mod readable;
-mod theme_order;
 mod recheck;
+mod theme_order;
 mod writer;
 
 pub use browse::{BrowseOptions, browse_html};

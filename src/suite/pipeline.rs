@@ -412,11 +412,17 @@ impl Env<'_> {
                 block,
             )
         {
+            // The item is about the other table's chart.
+            let table_id = chart
+                .spec
+                .panels()
+                .first()
+                .map_or_else(|| o.table.id.clone(), |p| p.table.id.clone());
             let item = to_item(
                 &q,
                 label("s", SetName::Shifted, vec![rec], None),
                 &chart,
-                &o.table.id,
+                &table_id,
             );
             block.accept(item, &chart);
         }

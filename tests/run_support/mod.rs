@@ -201,6 +201,7 @@ fn item(
         paragraph: None,
         realization: Realization::default(),
         perturbations: vec![],
+        visual_distance: None,
     }
 }
 
