@@ -21,7 +21,11 @@ tokens, type-token ratio — overall, per set and per realizer — and, for item
 origin, the mean word-trigram Jaccard similarity between each question and its original's \
 (1 = same wording, 0 = no shared trigram). Given a suite folder, also print its composition: \
 items, charts, pairs and counts per set, axis, severity, perturbation, question type, family, \
-chart kind, answer type and choice letter, checked against suite.json. Unreadable lines are \
+chart kind, answer type and choice letter, checked against suite.json. For modified items, \
+print the visual distance to the original's image (1 − MSSIM: min, quartiles, median, max; \
+\"–\" for a group without any) per chart axis and measured severity and per change class \
+(stress, easing, shifted), and the requested ladder level of each chart perturbation against \
+its measured severity. Unreadable lines are \
 reported with their line number and make the exit code 1; the rest is still counted.",
     after_help = "Examples:\n  \
 chartstress stats out/suite\n  \
@@ -106,6 +110,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     }
+    let visual = chartstress::suite::visual_stats(&items);
+    let has_modified = visual.by_change.values().any(|g| g.items > 0);
     let by_id: BTreeMap<&str, &Item> = items.iter().map(|i| (i.id.as_str(), i)).collect();
     let overall = text_stats(items.iter().map(|i| i.question.as_str()));
     let mut groups: BTreeMap<String, Vec<&str>> = BTreeMap::new();
@@ -154,12 +160,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "bad_lines": bad,
             "missing_origins": missing_origin,
             "composition": composition.as_ref().map(composition_json),
+            "visual": has_modified.then(|| visual.to_json()),
         });
         let _ = writeln!(out, "{}", serde_json::to_string_pretty(&doc)?);
     } else {
         if let Some(c) = &composition {
             let _ = writeln!(out, "composition");
             let _ = writeln!(out, "{}", c.to_text());
+        }
+        if has_modified {
+            let _ = writeln!(out, "{}", visual.to_text());
+        }
+        if composition.is_some() {
             let _ = writeln!(out, "diversity");
         }
         let _ = writeln!(out, "{}", args.items.display());

@@ -25,7 +25,9 @@ mod theme_order;
 mod writer;
 
 pub use browse::{BrowseOptions, browse_html};
-pub use composition::{Composition, composition};
+pub use composition::{
+    Composition, DistanceGroup, Spread, VisualStats, composition, spread, visual_stats,
+};
 pub use config::{Quotas, Shard, SuiteConfig};
 pub use io::{
     Counts, JsonLines, charts_iter, fingerprint, items_iter, read_charts, read_items,
