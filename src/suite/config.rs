@@ -258,6 +258,18 @@ mod tests {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/suite.toml");
         let config = SuiteConfig::from_toml_file(&path).expect("example parses");
         assert!(config.sets.contains(&SetName::ModifiedChart));
+        // The example documents every field.
+        let text = std::fs::read_to_string(&path).unwrap();
+        let example: toml::Table = toml::from_str(&text).unwrap();
+        let fields = serde_json::to_value(SuiteConfig::default()).unwrap();
+        for key in fields.as_object().unwrap().keys() {
+            assert!(
+                example.contains_key(key),
+                "examples/suite.toml lacks `{key}`"
+            );
+        }
+        let err = SuiteConfig::from_toml_str("labelled_originals = 1.5\n").unwrap_err();
+        assert!(err.contains("labelled_originals"), "{err}");
     }
 
     #[test]
