@@ -138,6 +138,25 @@ pub struct Perturbation {
     pub params: BTreeMap<String, serde_json::Value>,
 }
 
+impl Perturbation {
+    /// A record with only a ladder level among its parameters (for tests of
+    /// code that reads suites).
+    #[cfg(test)]
+    pub(crate) fn at_level(
+        (axis, name, severity, change, level): &(&str, &str, u8, Change, Option<u64>),
+    ) -> Perturbation {
+        Perturbation {
+            axis: axis.to_string(),
+            name: name.to_string(),
+            severity: *severity,
+            change: *change,
+            params: level
+                .map(|l| [("level".to_string(), serde_json::json!(l))].into())
+                .unwrap_or_default(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Item {
     pub id: String,

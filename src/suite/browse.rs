@@ -281,17 +281,7 @@ mod tests {
         item.visual_distance = d;
         item.perturbations = perts
             .iter()
-            .map(
-                |(axis, name, severity, change, level)| crate::ir::Perturbation {
-                    axis: axis.to_string(),
-                    name: name.to_string(),
-                    severity: *severity,
-                    change: *change,
-                    params: level
-                        .map(|l| [("level".to_string(), serde_json::json!(l))].into())
-                        .unwrap_or_default(),
-                },
-            )
+            .map(crate::ir::Perturbation::at_level)
             .collect();
         item
     }

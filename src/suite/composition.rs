@@ -396,18 +396,7 @@ mod tests {
         }
         let mut item: Item = serde_json::from_value(v).unwrap();
         item.visual_distance = distance;
-        item.perturbations = perts
-            .iter()
-            .map(|(axis, name, severity, change, level)| Perturbation {
-                axis: axis.to_string(),
-                name: name.to_string(),
-                severity: *severity,
-                change: *change,
-                params: level
-                    .map(|l| [("level".to_string(), serde_json::json!(l))].into())
-                    .unwrap_or_default(),
-            })
-            .collect();
+        item.perturbations = perts.iter().map(Perturbation::at_level).collect();
         item
     }
 
