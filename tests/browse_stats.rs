@@ -3,29 +3,16 @@
 //! escaping), running the real binary on a suite generated from two
 //! fixture tables, one of them with a hostile title and paragraph.
 
+mod support;
+use support::{bin, run_ok};
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use chartstress::ir::{Item, SetName};
 
 const HOSTILE_TITLE: &str = "<script>alert(1)</script> budget";
 const HOSTILE_PARAGRAPH: &str = r#"Council note: <b onmouseover="x()">"quoted" & spent</b>."#;
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_chartstress"))
-}
-
-fn run_ok(cmd: &mut Command) -> String {
-    let out = cmd.output().expect("binary runs");
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed: {}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 /// minijinja's HTML escaping, to find suite text on the page.
 fn escape(s: &str) -> String {

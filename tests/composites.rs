@@ -2,20 +2,15 @@
 //! scene: aligned plot areas, panel letters, related distractors, KPI tiles
 //! recomputed from the tables.
 
+mod support;
+use support::fixture_tables;
+
 use std::path::Path;
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use chartstress::ir::{ChartSpec, Layout, Scene, Table};
 use chartstress::perturb::{self, ChartContext};
-
-fn fixture_tables() -> Vec<Table> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    let (mut tables, errors) = chartstress::table::load_tables(&[dir], false);
-    assert!(errors.is_empty(), "{errors:?}");
-    tables.sort_by(|a, b| a.id.cmp(&b.id));
-    tables
-}
 
 fn base_spec(table: &Table) -> Option<ChartSpec> {
     let kind = *chartstress::spec::suitable_kinds(table).first()?;

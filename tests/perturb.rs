@@ -3,7 +3,8 @@
 //! the perturbation's declared answer effect (answer-preserving ones keep
 //! every data answer exactly).
 
-use std::path::Path;
+mod support;
+use support::fixture_tables;
 
 use chartstress::ir::{Answer, ChartSpec, QuestionType, Scene, Table};
 use chartstress::perturb::{self, AnswerEffect, ChartContext, Stage};
@@ -14,14 +15,6 @@ struct Chart {
     scene: Scene,
     svg: String,
     png: Vec<u8>,
-}
-
-fn fixture_tables() -> Vec<Table> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    let (mut tables, errors) = chartstress::table::load_tables(&[dir], false);
-    assert!(errors.is_empty(), "{errors:?}");
-    tables.sort_by(|a, b| a.id.cmp(&b.id));
-    tables
 }
 
 fn render(spec: ChartSpec) -> Chart {

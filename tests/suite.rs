@@ -1,9 +1,11 @@
 //! End-to-end tests of `generate`, `merge` and `browse`, running the real
 //! binary on the fixture tables (and on hand-made suite folders).
 
+mod support;
+use support::{bin, run_ok};
+
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
-use std::process::Command;
 
 use chartstress::ir::suite::{CHARTS_FILE, ITEMS_FILE};
 use chartstress::ir::{
@@ -11,21 +13,6 @@ use chartstress::ir::{
     QuestionType, Realization, Scene, SetName, Style, SuiteManifest,
 };
 use chartstress::suite::{Counts, read_items, read_manifest, write_manifest};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_chartstress"))
-}
-
-fn run_ok(cmd: &mut Command) -> String {
-    let out = cmd.output().expect("binary runs");
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed: {}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 /// Every file of a folder by relative path.
 fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {

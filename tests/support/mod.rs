@@ -215,3 +215,30 @@ pub fn profit() -> Table {
         ],
     )
 }
+
+/// The binary under test.
+pub fn bin() -> std::process::Command {
+    std::process::Command::new(env!("CARGO_BIN_EXE_chartstress"))
+}
+
+/// Runs `cmd`, fails the test with its output unless it succeeds, and
+/// returns its stdout.
+pub fn run_ok(cmd: &mut std::process::Command) -> String {
+    let out = cmd.output().expect("binary runs");
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed: {}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The shipped fixture tables, loaded by the table loader, in id order.
+pub fn fixture_tables() -> Vec<Table> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let (mut tables, errors) = chartstress::table::load_tables(&[dir], false);
+    assert!(errors.is_empty(), "{errors:?}");
+    tables.sort_by(|a, b| a.id.cmp(&b.id));
+    tables
+}
