@@ -5,6 +5,7 @@ use super::canvas::{Canvas, TextSpec, text_bbox};
 use super::common::*;
 use super::fonts::text_width;
 use super::text::{truncate, wrap};
+use super::time_axis::TimeAxis;
 use super::{PanelFrame, RenderError};
 use crate::ir::{
     Align, BBox, ChartKind, GridLines, LegendPlacement, Mark, MarkKind, NamedColor, NumberFormat,
@@ -220,6 +221,12 @@ fn draw_once(
         kind,
         ChartKind::Line | ChartKind::Area | ChartKind::StackedArea
     );
+    // Lines and areas over unevenly spaced times place points by time.
+    let time = if is_line && !horizontal {
+        TimeAxis::detect(&table.index)
+    } else {
+        None
+    };
     // Every listed series is drawn: several on a plain bar chart are grouped,
     // several on an area chart overlap (translucent), so the picture never
     // hides data the spec (and hence the questions) refer to.
@@ -522,7 +529,8 @@ fn draw_once(
     let mut plot_w = (right - left).max(20.0);
     let mut cat_mode = CatMode::Flat;
     let mut x_axis_h = tick_h * 1.0 + tick_len + 6.0;
-    if !horizontal && !xy && n > 0 && !frame.hide_x_labels {
+    // A time axis prints flat labels at round times, spaced to fit.
+    if !horizontal && !xy && n > 0 && !frame.hide_x_labels && time.is_none() {
         let slot = plot_w / n as f32;
         let widths: Vec<f32> = cats
             .iter()
@@ -626,12 +634,26 @@ fn draw_once(
         plot.w / n.max(1) as f32
     };
     let cat_center = |i: usize| -> f32 {
+        let at = time.as_ref().map_or(i as f32, |t| t.slot_of(i));
         if horizontal {
-            plot.y + slot * (i as f32 + 0.5)
+            plot.y + slot * (at + 0.5)
         } else {
-            plot.x + slot * (i as f32 + 0.5)
+            plot.x + slot * (at + 0.5)
         }
     };
+    // Printed times of a time axis, as (pixel x, label).
+    let time_ticks: Vec<(f32, String)> = time
+        .as_ref()
+        .map(|t| {
+            let gap = st.tick_size.max(8.0);
+            t.ticks(slot, gap, |l| {
+                text_width(l, &st.font_family, st.tick_size, false)
+            })
+            .into_iter()
+            .map(|(at, label)| (plot.x + slot * (at + 0.5), label))
+            .collect()
+        })
+        .unwrap_or_default();
     let xpix = |v: f64| -> f32 {
         let a = xaxis.as_ref().expect("xy axis");
         plot.x + a.frac(v) as f32 * plot.w
@@ -692,6 +714,15 @@ fn draw_once(
                 let p = xpix(*v);
                 canvas.line(
                     &[(p, plot.y), (p, plot.bottom())],
+                    &st.grid_color,
+                    1.0,
+                    grid_dash,
+                );
+            }
+        } else if time.is_some() {
+            for (p, _) in &time_ticks {
+                canvas.line(
+                    &[(*p, plot.y), (*p, plot.bottom())],
                     &st.grid_color,
                     1.0,
                     grid_dash,
@@ -1167,6 +1198,34 @@ fn draw_once(
                 label: label.clone(),
                 value: Some(*v),
                 pos: x,
+                bbox,
+            });
+        }
+    } else if time.is_some() {
+        let mut last_right = f32::MIN;
+        for (x, label) in &time_ticks {
+            let mut spec = tick_spec(st, label, *x, ty, Align::Center);
+            // Keep edge labels inside the figure: align them to the edge instead.
+            let (fx0, fx1) = (frame.rect.x + 2.0, frame.rect.right() - 2.0);
+            let mut b = text_bbox(&spec);
+            if b.right() > fx1 {
+                spec = tick_spec(st, label, fx1, ty, Align::Right);
+                b = text_bbox(&spec);
+            } else if b.x < fx0 {
+                spec = tick_spec(st, label, fx0, ty, Align::Left);
+                b = text_bbox(&spec);
+            }
+            tick_mark(canvas, st, plot, Side::Bottom, *x);
+            // An edge label pushed onto its neighbour is left out.
+            if b.x < last_right + 4.0 {
+                continue;
+            }
+            last_right = b.right();
+            let bbox = canvas.text(&spec);
+            scene.x_ticks.push(Tick {
+                label: label.clone(),
+                value: None,
+                pos: *x,
                 bbox,
             });
         }

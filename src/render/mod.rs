@@ -13,6 +13,7 @@ pub mod fonts;
 mod layout;
 mod pie;
 mod text;
+mod time_axis;
 
 use std::sync::Arc;
 
