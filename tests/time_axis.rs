@@ -16,7 +16,8 @@ fn write_table(dir: &Path, name: &str, csv: &str, title: &str) -> PathBuf {
     std::fs::write(&path, csv).unwrap();
     std::fs::write(
         dir.join(format!("{name}.meta.json")),
-        serde_json::json!({ "title": title }).to_string(),
+        // The series of these tables measure one quantity: one shared axis.
+        serde_json::json!({ "title": title, "measure": "value" }).to_string(),
     )
     .unwrap();
     path

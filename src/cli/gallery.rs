@@ -60,6 +60,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.tables.clone()
     };
     let (tables, load_errors) = chartstress::table::load_tables(&inputs, false);
+    super::print_table_notes(&tables);
     for e in &load_errors {
         eprintln!("warning: skipped table: {e}");
     }

@@ -226,6 +226,7 @@ fn generate(
     pool: &rayon::ThreadPool,
 ) -> anyhow::Result<ExitCode> {
     let (tables, load_errors) = chartstress::table::load_tables(&config.tables, strict);
+    super::print_table_notes(&tables);
     for e in &load_errors {
         eprintln!("error: {e}");
     }

@@ -14,3 +14,14 @@ pub mod run;
 pub mod score;
 pub mod stats;
 pub mod synth;
+
+/// Tell the person who brought a table how it was shaped (columns left out,
+/// pivots, summaries), one `note:` line each on stderr.
+pub fn print_table_notes(tables: &[chartstress::ir::Table]) {
+    for t in tables {
+        let file = t.source_path.as_deref().unwrap_or(&t.id);
+        for note in &t.meta.notes {
+            eprintln!("note: {file}: {note}");
+        }
+    }
+}

@@ -50,6 +50,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let table = chartstress::table::load_table(&args.table)?;
+    super::print_table_notes(std::slice::from_ref(&table));
     let mut style = spec::theme(&args.theme)?;
     for kv in &args.set {
         let Some((key, value)) = kv.split_once('=') else {

@@ -1,6 +1,7 @@
 //! Table: named, typed columns (an index column plus series columns) and metadata.
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// The type inferred for a whole column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -89,6 +90,32 @@ pub struct TableMeta {
     /// An accompanying text paragraph (facts not in the chart may live here).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paragraph: Option<String>,
+    /// The one quantity every series measures (e.g. the value column of a
+    /// long table): the series share a value axis.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measure: Option<String>,
+    /// Units of single series, where they differ from `unit` or it is absent.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub units: BTreeMap<String, String>,
+    /// Whether the series add up to a whole (counts, amounts, shares); None
+    /// leaves it to the names and units.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub additive: Option<bool>,
+    /// How the file was shaped into this table (columns left out, pivots,
+    /// aggregation, selections), for the person who brought it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+impl TableMeta {
+    /// The unit of one series: its own, else the table's.
+    pub fn unit_of(&self, series: &str) -> Option<&str> {
+        self.units
+            .get(series)
+            .or(self.unit.as_ref())
+            .map(String::as_str)
+            .filter(|u| !u.trim().is_empty())
+    }
 }
 
 /// A wide table: one index column (categories, years or dates) and one column

@@ -17,7 +17,7 @@ pub mod wrappers;
 use crate::ir::query::{Axis, Query};
 use crate::ir::{Answer, AnswerKind, ChartSpec, PanelScene, Scene};
 
-pub use data::{PanelData, display_number, parse_number};
+pub use data::{PanelData, SeriesData, display_number, parse_number};
 pub use trend::{TrendShape, classify_trend};
 
 /// Smallest relative gap between two values the executor treats as visibly

@@ -22,7 +22,14 @@ pub fn data_family_fits(family: &str, d: &PanelData) -> bool {
     let circular = d.kind.is_circular();
     let line = matches!(d.kind, ChartKind::Line | ChartKind::Area);
     match family {
-        "trend" | "largest_increase" | "largest_decrease" => d.ordered_index() && n >= 3,
+        "trend" => d.ordered_index() && n >= 3,
+        // Between uneven times (1951, 1956, 1957) a step's change spans
+        // different lengths of time: "the largest increase" would mislead.
+        "largest_increase" | "largest_decrease" => {
+            d.ordered_index()
+                && n >= 3
+                && !crate::render::uneven_time_steps(d.index_type, &d.categories)
+        }
         "percent_change" => d.ordered_index(),
         "max_gap" => ns >= 2 && !circular,
         "crosses" => ns >= 2 && line,
@@ -380,5 +387,42 @@ mod average_tests {
         assert_eq!(super::average_decimals(16, &[0.0012, 0.0049]), 5);
         assert_eq!(super::average_decimals(16, &[1e-9]), 6);
         assert_eq!(super::average_decimals(0, &[0.0, 0.0]), 1);
+    }
+}
+
+#[cfg(test)]
+mod uneven_time_tests {
+    use crate::ir::{ChartKind, ColumnType, NumberFormat};
+    use crate::query::{PanelData, SeriesData};
+
+    fn panel(index_type: ColumnType, categories: &[&str]) -> PanelData {
+        PanelData {
+            kind: ChartKind::Line,
+            categories: categories.iter().map(|c| c.to_string()).collect(),
+            index_type,
+            series: vec![SeriesData {
+                name: "v".into(),
+                values: (0..categories.len()).map(|i| Some(i as f64)).collect(),
+                format: NumberFormat::default(),
+            }],
+            hidden: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn largest_step_changes_are_asked_only_over_even_times() {
+        let fits = |d: &PanelData| super::data_family_fits("largest_increase", d);
+        assert!(fits(&panel(ColumnType::Year, &["1950", "1951", "1952"])));
+        // 1951 → 1956 spans five years, 1956 → 1957 one.
+        assert!(!fits(&panel(ColumnType::Year, &["1951", "1956", "1957"])));
+        assert!(!fits(&panel(
+            ColumnType::Date,
+            &["2020-01", "2020-02", "2020-06"]
+        )));
+        // The trend over the whole period is fine either way.
+        assert!(super::data_family_fits(
+            "trend",
+            &panel(ColumnType::Year, &["1951", "1956", "1957"])
+        ));
     }
 }

@@ -14,6 +14,7 @@ mod layout;
 mod pie;
 mod text;
 mod time_axis;
+pub use time_axis::uneven_time_steps;
 
 use std::sync::Arc;
 

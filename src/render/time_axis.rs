@@ -94,6 +94,25 @@ fn multiples(lo: i64, hi: i64, k: i64, offset: i64) -> Option<Vec<i64>> {
     (count <= MAX_TICKS as i64).then(|| (0..count).map(|i| first + i * k).collect())
 }
 
+/// Whether an index of years or dates (as printed) steps unevenly in time:
+/// a step-to-step change then spans different lengths of time.
+pub fn uneven_time_steps(ctype: ColumnType, labels: &[String]) -> bool {
+    let cells: Vec<Cell> = labels
+        .iter()
+        .map(|l| match ctype {
+            ColumnType::Year => l.parse().map_or(Cell::Missing, Cell::Year),
+            _ => Cell::Date(l.clone()),
+        })
+        .collect();
+    let index = Column {
+        name: String::new(),
+        ctype,
+        format: Default::default(),
+        cells,
+    };
+    TimeAxis::detect(&index).is_some()
+}
+
 impl TimeAxis {
     /// A time axis for an index of years, `YYYY-MM` months or `YYYY-MM-DD`
     /// days in increasing order whose steps differ; None otherwise (evenly

@@ -315,10 +315,16 @@ fn name_unit(name: &str) -> Option<String> {
         .filter(|u| !u.is_empty())
 }
 
-/// Whether all series are in one unit: same printed prefix/suffix and the same
-/// unit named in their headers.
+/// Whether all series are in one unit: same printed prefix/suffix, the same
+/// unit named in their headers and the same unit given by the sidecar.
 fn same_unit(table: &Table, series: &[&str]) -> bool {
-    let units: Vec<(Option<String>, Option<String>, Option<String>)> = series
+    type Units = (
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+    );
+    let units: Vec<Units> = series
         .iter()
         .filter_map(|s| table.series(s))
         .map(|c| {
@@ -326,15 +332,42 @@ fn same_unit(table: &Table, series: &[&str]) -> bool {
                 c.format.prefix.clone(),
                 c.format.suffix.clone(),
                 name_unit(&c.name),
+                table.meta.unit_of(&c.name).map(|u| u.trim().to_lowercase()),
             )
         })
         .collect();
     units.windows(2).all(|w| w[0] == w[1])
 }
 
+/// Whether anything says the series measure one thing in one unit: a unit
+/// for the table or each series, one measure (a long table's value column),
+/// or the same printed or named unit on every series. Columns without any of
+/// these (ozone in ppb beside wind in mph) never share an axis.
+fn unit_is_stated(table: &Table, series: &[&str]) -> bool {
+    let mut distinct: Vec<&str> = series.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if distinct.len() < 2 || table.meta.measure.is_some() {
+        return true;
+    }
+    let cols: Vec<_> = series.iter().filter_map(|s| table.series(s)).collect();
+    let every = |f: &dyn Fn(&crate::ir::Column) -> bool| cols.iter().all(|c| f(c));
+    every(&|c| table.meta.unit_of(&c.name).is_some())
+        || every(&|c| c.format.prefix.is_some() || c.format.suffix.is_some())
+        || every(&|c| name_unit(&c.name).is_some())
+}
+
 /// Words naming quantities that do not add up across series: rates, indices,
 /// averages, prices, anomalies and the like.
-const NON_ADDITIVE_WORDS: [&str; 16] = [
+const NON_ADDITIVE_WORDS: [&str; 24] = [
+    "wage",
+    "wages",
+    "salary",
+    "concentration",
+    "ppm",
+    "ppb",
+    "fertility",
+    "percentile",
     "rate",
     "index",
     "average",
@@ -353,8 +386,19 @@ const NON_ADDITIVE_WORDS: [&str; 16] = [
     "score",
 ];
 
+/// "per 1,000 population", "per woman": a quantity relative to a population.
+static PER_POPULATION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"\bper (capita|person|people|woman|women|head|household|inhabitant|resident|\d[\d,.]*)\b",
+    )
+    .expect("per-population regex")
+});
+
 fn mentions_non_additive(text: &str) -> bool {
     let text = text.to_lowercase();
+    if PER_POPULATION.is_match(&text) {
+        return true;
+    }
     NON_ADDITIVE_WORDS.iter().any(|w| {
         text.match_indices(w).any(|(i, _)| {
             // Whole words only ("rate" must not match "generation", "corporate").
@@ -380,7 +424,9 @@ fn rows_sum_to_whole(table: &Table, series: &[&str]) -> bool {
 /// Whether the series have one unit and magnitudes within about two orders,
 /// so they can share a value axis (grouped bars, several lines).
 pub fn is_commensurable(table: &Table, series: &[&str]) -> bool {
-    same_unit(table, series) && magnitude_ratio(table, series) <= 100.0
+    same_unit(table, series)
+        && unit_is_stated(table, series)
+        && magnitude_ratio(table, series) <= 100.0
 }
 
 /// Whether a table is about the relation of unlike series on labelled rows
@@ -407,6 +453,17 @@ pub fn is_stackable(table: &Table, series: &[&str]) -> bool {
     if series.len() < 2 || is_scatter_style(table) || !is_commensurable(table, series) {
         return false;
     }
+    // A missing part would be drawn as zero inside the stack.
+    let complete = series
+        .iter()
+        .filter_map(|s| table.series(s))
+        .all(|c| c.cells.iter().all(|x| x.as_f64().is_some()));
+    if !complete || table.meta.additive == Some(false) {
+        return false;
+    }
+    if table.meta.additive == Some(true) {
+        return all_values(table, series).all(|v| v >= 0.0);
+    }
     if !all_values(table, series).all(|v| v >= 0.0) {
         return false;
     }
@@ -415,6 +472,9 @@ pub fn is_stackable(table: &Table, series: &[&str]) -> bool {
         .iter()
         .copied()
         .chain(meta.unit.as_deref())
+        .chain(meta.units.values().map(String::as_str))
+        .chain(meta.measure.as_deref())
+        .chain(meta.title.as_deref())
         .chain(meta.y_label.as_deref());
     if texts.into_iter().any(mentions_non_additive) {
         return false;
@@ -1115,11 +1175,91 @@ mod kind_tests {
                 "{name}: {k:?}"
             );
         }
-        // USD/JPY is two orders above the euro and pound rates: no shared axis.
-        let t = fixture("exchange_rates_decimals.csv");
+        // Each rate has its own unit (US$ per euro, US$ per pound, yen per
+        // US$): no two share an axis, whatever their magnitudes.
+        let mut t = fixture("exchange_rates_decimals.csv");
         assert!(!kinds("exchange_rates_decimals.csv").contains(&GroupedBar));
         let line = panel(&t, Line, &theme("classic").unwrap()).unwrap();
+        assert_eq!(line.series, ["EUR/USD"]);
+        // Stated as one unit, the euro and pound rates share the axis and
+        // the yen rate, two orders of magnitude above, still does not.
+        t.meta.units.clear();
+        t.meta.unit = Some("exchange rate".into());
+        let line = panel(&t, Line, &theme("classic").unwrap()).unwrap();
         assert_eq!(line.series, ["EUR/USD", "GBP/USD"]);
+        // Nothing stated: columns are not assumed to share a unit.
+        t.meta.unit = None;
+        let line = panel(&t, Line, &theme("classic").unwrap()).unwrap();
+        assert_eq!(line.series, ["EUR/USD"]);
+    }
+
+    fn table_from(csv: &str, sidecar: Option<&str>) -> Table {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.csv");
+        std::fs::write(&path, csv).unwrap();
+        if let Some(meta) = sidecar {
+            std::fs::write(dir.path().join("t.meta.json"), meta).unwrap();
+        }
+        crate::table::load_table(&path).unwrap()
+    }
+
+    const AIR: &str = "Day,Ozone,Solar,Wind,Temp\n1,41,190,7.4,67\n2,36,118,8,72\n3,12,149,12.6,74\n4,18,313,11.5,62\n";
+
+    #[test]
+    fn columns_without_a_stated_unit_never_share_an_axis() {
+        // ppb, Langleys, mph and °F: nothing says they are one unit.
+        let t = table_from(AIR, None);
+        assert!(!kinds_of(&t).contains(&GroupedBar));
+        let line = panel(&t, Line, &theme("classic").unwrap()).unwrap();
+        assert_eq!(line.series, ["Ozone"]);
+        // Units per series from the sidecar: still one per axis.
+        let t = table_from(
+            AIR,
+            Some(r#"{"unit": {"Ozone": "ppb", "Solar": "Langleys", "Wind": "mph", "Temp": "°F"}}"#),
+        );
+        assert_eq!(
+            panel(&t, Line, &theme("classic").unwrap()).unwrap().series,
+            ["Ozone"]
+        );
+        // A long table's series measure one thing: they share the axis.
+        let t = table_from(
+            "city,month,rain\nOslo,2020-01,5\nOslo,2020-02,7\nRome,2020-01,9\nRome,2020-02,3\n",
+            None,
+        );
+        assert_eq!(t.meta.measure.as_deref(), Some("rain"));
+        assert_eq!(
+            panel(&t, Line, &theme("classic").unwrap()).unwrap().series,
+            ["Oslo", "Rome"]
+        );
+    }
+
+    fn kinds_of(t: &Table) -> Vec<ChartKind> {
+        suitable_kinds(t)
+    }
+
+    #[test]
+    fn stacking_needs_additive_complete_series() {
+        let csv = "Year,Coal,Gas\n2020,5,3\n2021,6,2\n2022,7,4\n";
+        let stacked = |k: &[ChartKind]| k.contains(&StackedBar) || k.contains(&StackedArea);
+        assert!(stacked(&kinds_of(&table_from(
+            csv,
+            Some(r#"{"unit": "TWh"}"#)
+        ))));
+        // The sidecar says the series do not add up.
+        let t = table_from(csv, Some(r#"{"unit": "TWh", "additive": false}"#));
+        assert!(!stacked(&kinds_of(&t)));
+        // Prices, wages and rates per person do not add up.
+        for meta in [
+            r#"{"unit": "shillings", "title": "Wheat price and weekly wages"}"#,
+            r#"{"unit": "births per woman"}"#,
+        ] {
+            assert!(!stacked(&kinds_of(&table_from(csv, Some(meta)))), "{meta}");
+        }
+        // A missing month would be drawn as zero inside the stack.
+        let gap = "Month,Coal,Gas\n2020-01,5,3\n2020-02,,2\n2020-03,7,4\n";
+        let t = table_from(gap, Some(r#"{"unit": "TWh"}"#));
+        assert!(!stacked(&kinds_of(&t)));
+        assert!(kinds_of(&t).contains(&Line));
     }
 
     #[test]
@@ -1146,6 +1286,10 @@ mod kind_tests {
         assert!(!mentions_non_additive("Electricity generation (TWh)"));
         assert!(!mentions_non_additive("Corporate revenue"));
         assert!(!mentions_non_additive("Meanwhile sales"));
+        assert!(mentions_non_additive("births per woman"));
+        assert!(mentions_non_additive("Deaths per 1,000 population"));
+        assert!(!mentions_non_additive("US$ per month"));
+        assert!(mentions_non_additive("Weekly wages"));
     }
 
     #[test]

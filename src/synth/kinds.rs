@@ -93,6 +93,7 @@ fn meta(
         unit: (!unit.is_empty()).then(|| unit.to_string()),
         source: Some(source),
         paragraph: paragraph.filter(|_| keep_paragraph),
+        ..TableMeta::default()
     }
 }
 

@@ -3,34 +3,36 @@
 
 use super::error::{ColumnRef, TableError, TableErrorKind};
 use super::infer::{
-    is_missing, is_non_finite, name_means_year, parse_date, parse_number, parse_year,
+    is_missing, is_non_finite, name_means_year, parse_compact_date, parse_date, parse_number,
+    parse_whole_year, parse_year,
 };
 use super::read::RawTable;
-use super::{MAX_CATEGORIES, MAX_SERIES};
+use super::reduce::{
+    Summary, coarsen_dates, group_rows, grouped_caption, is_ordered, keep_ordered,
+    keep_top_categories, keep_top_series, reorder, sort_by_time, summarize_pairs,
+    transpose_year_columns,
+};
+use super::shape::{
+    Choice, Directives, Plan, Profile, RawColumn, Role, choose, name_means_time, period_number,
+    profile,
+};
 use crate::ir::table::cell_label;
 use crate::ir::{Cell, Column, ColumnType, NumberFormat, Table, TableMeta};
 use std::collections::HashMap;
 
-/// One column of raw cells with the file lines of its rows.
-struct RawColumn<'a> {
-    number: usize,
-    name: &'a str,
-    cells: Vec<&'a str>,
-}
-
-impl RawColumn<'_> {
-    fn colref(&self) -> ColumnRef {
-        ColumnRef::new(self.number, self.name)
-    }
-}
-
 fn check_headers(raw: &RawTable, file: &str) -> Result<(), TableError> {
     let mut seen: HashMap<&str, usize> = HashMap::new();
     for (i, h) in raw.headers.iter().enumerate() {
-        if h.is_empty() {
+        // An unnamed first column is a row-name column (pandas, R exports);
+        // an unnamed column with no values is left out later.
+        let blank_column = raw.rows.iter().all(|r| is_missing(&r.cells[i]));
+        if h.is_empty() && i > 0 && !blank_column {
             return Err(TableError::new(file, TableErrorKind::EmptyHeader)
                 .at_line(raw.header_line)
                 .at_column(ColumnRef::new(i, "")));
+        }
+        if h.is_empty() {
+            continue;
         }
         if let Some(first) = seen.insert(h.as_str(), i) {
             return Err(TableError::new(
@@ -47,20 +49,35 @@ fn check_headers(raw: &RawTable, file: &str) -> Result<(), TableError> {
     Ok(())
 }
 
-fn non_missing<'a>(col: &'a RawColumn<'a>) -> impl Iterator<Item = &'a str> + 'a {
-    col.cells.iter().copied().filter(|c| !is_missing(c))
-}
-
 fn all_missing_error(file: &str, col: &RawColumn) -> TableError {
     TableError::new(file, TableErrorKind::AllMissing).at_column(col.colref())
 }
 
 /// A numeric column: every non-missing cell must be a number; units must agree.
+/// Cells that are not numbers in a numeric column: a few in a long column
+/// are left out (and named in a note); more, or any in a short column, are
+/// an error, since they are more likely a wrong column than a stray mark.
+fn tolerated_bad_cells(col: &RawColumn) -> usize {
+    let n = col.cells.len();
+    if n < 40 { 0 } else { (n / 50).min(5) }
+}
+
 fn number_column(
     col: &RawColumn,
     lines: &[u64],
     file: &str,
 ) -> Result<(Vec<Cell>, NumberFormat), TableError> {
+    number_column_noting(col, lines, file, &mut Vec::new())
+}
+
+fn number_column_noting(
+    col: &RawColumn,
+    lines: &[u64],
+    file: &str,
+    notes: &mut Vec<String>,
+) -> Result<(Vec<Cell>, NumberFormat), TableError> {
+    let tolerated = tolerated_bad_cells(col);
+    let mut bad: Vec<String> = Vec::new();
     let mut format = NumberFormat::default();
     let mut cells = Vec::with_capacity(col.cells.len());
     for (r, raw) in col.cells.iter().enumerate() {
@@ -74,6 +91,11 @@ fn number_column(
                 .at_column(col.colref())
         };
         let Some(n) = parse_number(raw) else {
+            if bad.len() < tolerated && !is_non_finite(raw) {
+                bad.push(format!("{:?} on line {}", raw.trim(), lines[r]));
+                cells.push(Cell::Missing);
+                continue;
+            }
             let value = raw.to_string();
             return Err(at(if is_non_finite(raw) {
                 TableErrorKind::NonFinite { value }
@@ -101,29 +123,51 @@ fn number_column(
         format.thousands |= n.thousands;
         cells.push(Cell::Number(n.value));
     }
+    if !bad.is_empty() {
+        notes.push(format!(
+            "{}: not numbers, left out as missing: {}",
+            col.colref(),
+            bad.join(", ")
+        ));
+    }
     Ok((cells, format))
 }
 
 /// The index column: years, then dates, then numbers, else text.
 fn index_column(col: &RawColumn, lines: &[u64], file: &str) -> Result<Column, TableError> {
-    if non_missing(col).next().is_none() {
+    if col.present().next().is_none() {
         return Err(all_missing_error(file, col));
     }
-    let (ctype, cells, format) = if non_missing(col).all(|c| parse_year(c).is_some()) {
+    let (ctype, cells, format) = if col.present().all(|c| parse_year(c).is_some()) {
         let cells = col
             .cells
             .iter()
             .map(|c| parse_year(c).map_or(Cell::Missing, Cell::Year))
             .collect();
         (ColumnType::Year, cells, NumberFormat::default())
-    } else if non_missing(col).all(|c| parse_date(c).is_some()) {
+    } else if name_means_year(col.name) && col.present().all(|c| parse_whole_year(c).is_some()) {
+        let cells = col
+            .cells
+            .iter()
+            .map(|c| parse_whole_year(c).map_or(Cell::Missing, Cell::Year))
+            .collect();
+        (ColumnType::Year, cells, NumberFormat::default())
+    } else if col.present().all(|c| parse_date(c).is_some()) {
         let cells = col
             .cells
             .iter()
             .map(|c| parse_date(c).map_or(Cell::Missing, Cell::Date))
             .collect();
         (ColumnType::Date, cells, NumberFormat::default())
-    } else if let Some((cells, format)) = non_missing(col)
+    } else if name_means_time(col.name) && col.present().all(|c| parse_compact_date(c).is_some()) {
+        let cells = col
+            .cells
+            .iter()
+            .map(|c| parse_compact_date(c).map_or(Cell::Missing, Cell::Date))
+            .collect();
+        (ColumnType::Date, cells, NumberFormat::default())
+    } else if let Some((cells, format)) = col
+        .present()
         .all(|c| parse_number(c).is_some())
         .then(|| number_column(col, lines, file).ok())
         .flatten()
@@ -152,11 +196,16 @@ fn index_column(col: &RawColumn, lines: &[u64], file: &str) -> Result<Column, Ta
 }
 
 /// A series column: numbers (or years, when the header says so).
-fn series_column(col: &RawColumn, lines: &[u64], file: &str) -> Result<Column, TableError> {
-    if non_missing(col).next().is_none() {
+fn series_column(
+    col: &RawColumn,
+    lines: &[u64],
+    file: &str,
+    notes: &mut Vec<String>,
+) -> Result<Column, TableError> {
+    if col.present().next().is_none() {
         return Err(all_missing_error(file, col));
     }
-    if name_means_year(col.name) && non_missing(col).all(|c| parse_year(c).is_some()) {
+    if name_means_year(col.name) && col.present().all(|c| parse_year(c).is_some()) {
         let cells = col
             .cells
             .iter()
@@ -169,7 +218,7 @@ fn series_column(col: &RawColumn, lines: &[u64], file: &str) -> Result<Column, T
             cells,
         });
     }
-    let (cells, format) = number_column(col, lines, file)?;
+    let (cells, format) = number_column_noting(col, lines, file, notes)?;
     Ok(Column {
         name: col.name.to_string(),
         ctype: ColumnType::Number,
@@ -198,51 +247,45 @@ fn check_labels(index: &Column, lines: &[u64], file: &str) -> Result<(), TableEr
     Ok(())
 }
 
-fn check_size(categories: usize, series: usize, file: &str) -> Result<(), TableError> {
-    if series > MAX_SERIES {
-        return Err(TableError::new(
-            file,
-            TableErrorKind::TooManySeries {
-                count: series,
-                max: MAX_SERIES,
-            },
-        ));
-    }
-    if categories > MAX_CATEGORIES {
-        return Err(TableError::new(
-            file,
-            TableErrorKind::TooManyCategories {
-                count: categories,
-                max: MAX_CATEGORIES,
-            },
-        ));
-    }
-    Ok(())
+/// A table shaped from a file, with what was done to it.
+pub(crate) struct Shaped {
+    pub table: Table,
+    /// Columns left out and other changes, for the person who brought the file.
+    pub notes: Vec<String>,
+    /// Summaries that change what the chart shows; stated in its title.
+    pub captions: Vec<String>,
+    /// The one quantity every series measures (the value column of a long table).
+    pub measure: Option<String>,
 }
 
-/// Three columns (category, series, value) where the second names series:
-/// text, or years/dates repeated per category.
-fn looks_long(columns: &[RawColumn]) -> bool {
-    let [cat, ser, val] = columns else {
-        return false;
-    };
-    let values_numeric = non_missing(val).next().is_some()
-        && non_missing(val).all(|c| parse_number(c).is_some() || is_non_finite(c));
-    if !values_numeric || non_missing(ser).next().is_none() {
-        return false;
-    }
-    // All text, not one typo among numbers (that is a wide table with a bad cell).
-    let ser_text = non_missing(ser).all(|c| parse_number(c).is_none());
-    let ser_ordered = non_missing(ser).all(|c| parse_year(c).is_some() || parse_date(c).is_some());
-    let mut labels: Vec<&str> = non_missing(cat).collect();
-    let n = labels.len();
-    labels.sort_unstable();
-    labels.dedup();
-    let cat_repeats = labels.len() < n;
-    ser_text || (ser_ordered && cat_repeats)
+fn series_columns(
+    columns: &[RawColumn],
+    chosen: &[usize],
+    lines: &[u64],
+    file: &str,
+    notes: &mut Vec<String>,
+) -> Result<Vec<Column>, TableError> {
+    chosen
+        .iter()
+        .map(|&c| series_column(&columns[c], lines, file, notes))
+        .collect()
 }
 
-pub(crate) fn build(raw: &RawTable, file: &str, id: &str) -> Result<Table, TableError> {
+fn subset<'a>(col: &RawColumn<'a>, rows: &[usize]) -> RawColumn<'a> {
+    RawColumn {
+        number: col.number,
+        name: col.name,
+        cells: rows.iter().map(|&r| col.cells[r]).collect(),
+    }
+}
+
+pub(crate) fn build(
+    raw: &RawTable,
+    file: &str,
+    id: &str,
+    directives: &Directives,
+    additive: Option<bool>,
+) -> Result<Shaped, TableError> {
     check_headers(raw, file)?;
     if raw.rows.is_empty() {
         return Err(TableError::new(file, TableErrorKind::NoRows));
@@ -261,33 +304,269 @@ pub(crate) fn build(raw: &RawTable, file: &str, id: &str) -> Result<Table, Table
             cells: raw.rows.iter().map(|r| r.cells[i].as_str()).collect(),
         })
         .collect();
-    if looks_long(&columns) {
-        let category = index_column(&columns[0], &lines, file)?;
-        let series = index_column(&columns[1], &lines, file)?;
-        let (values, format) = number_column(&columns[2], &lines, file)?;
-        let long = LongColumns {
-            category,
-            series,
-            values,
-            format,
-            value_name: columns[2].name.to_string(),
-        };
-        return pivot(long, &lines, file, id);
-    }
-    check_size(raw.rows.len(), columns.len() - 1, file)?;
-    let index = index_column(&columns[0], &lines, file)?;
-    check_labels(&index, &lines, file)?;
-    let series = columns[1..]
+    let profiles: Vec<Profile> = columns
         .iter()
-        .map(|c| series_column(c, &lines, file))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Table {
-        id: id.to_string(),
-        source_path: None,
-        meta: TableMeta::default(),
-        index,
-        series,
+        .enumerate()
+        .map(|(i, c)| profile(c, i == 0))
+        .collect();
+    let Choice { plan, mut notes } = choose(&columns, &profiles, directives, file, &lines)?;
+    let summary = Summary::of(additive);
+    let mut captions = Vec::new();
+    let mut measure = None;
+    let blank = |columns: &[usize]| columns.is_empty();
+    let mut table = match plan {
+        Plan::Wide { index, series } => {
+            if blank(&series) {
+                return Err(no_numbers(file, &columns, &profiles));
+            }
+            let index = index_column(&columns[index], &lines, file)?;
+            check_labels(&index, &lines, file)?;
+            Table {
+                id: id.to_string(),
+                source_path: None,
+                meta: TableMeta::default(),
+                index,
+                series: series_columns(&columns, &series, &lines, file, &mut notes)?,
+            }
+        }
+        Plan::Long {
+            index,
+            key,
+            value,
+            rows,
+            summarize,
+        } => {
+            let keep: Vec<usize> = match &rows {
+                Some((time, rows)) => {
+                    let at = columns[*time].cells[rows[0]].trim();
+                    notes.push(format!(
+                        "only the rows of the latest {} ({at}) are charted",
+                        columns[*time].colref()
+                    ));
+                    rows.clone()
+                }
+                None => (0..lines.len()).collect(),
+            };
+            let sub_lines: Vec<u64> = keep.iter().map(|&r| lines[r]).collect();
+            let category = index_column(&subset(&columns[index], &keep), &sub_lines, file)?;
+            let series = index_column(&subset(&columns[key], &keep), &sub_lines, file)?;
+            let (values, format) = number_column_noting(
+                &subset(&columns[value], &keep),
+                &sub_lines,
+                file,
+                &mut notes,
+            )?;
+            notes.push(format!(
+                "long table: one series per {} value, rows labelled by {}, values from {}",
+                columns[key].colref(),
+                columns[index].colref(),
+                columns[value].colref()
+            ));
+            measure = Some(columns[value].name.trim().to_string()).filter(|m| !m.is_empty());
+            let (category, series, values, format) = if summarize {
+                let rows = values.len();
+                let (category, series, values, format) =
+                    summarize_pairs(category, series, &values, &format, summary);
+                captions.push(format!(
+                    "{} of {rows} rows per {} and {}",
+                    if summary == Summary::Total {
+                        "total"
+                    } else {
+                        "mean"
+                    },
+                    columns[index].name.trim(),
+                    columns[key].name.trim()
+                ));
+                (category, series, values, format)
+            } else {
+                (category, series, values, format)
+            };
+            let sub_lines: Vec<u64> = if summarize {
+                (1..=values.len() as u64).collect()
+            } else {
+                sub_lines
+            };
+            pivot(
+                LongColumns {
+                    category,
+                    series,
+                    values,
+                    format,
+                    value_name: columns[value].name.to_string(),
+                },
+                &sub_lines,
+                file,
+                id,
+            )?
+        }
+        Plan::YearPeriod {
+            year,
+            period,
+            quarters,
+            series,
+        } => {
+            if blank(&series) {
+                return Err(no_numbers(file, &columns, &profiles));
+            }
+            let cells: Vec<Cell> = (0..lines.len())
+                .map(|r| {
+                    let y = parse_year(columns[year].cells[r]).unwrap_or_default();
+                    let p = period_number(columns[period].cells[r], quarters).unwrap_or(1);
+                    if quarters {
+                        Cell::Text(format!("{y} Q{p}"))
+                    } else {
+                        Cell::Date(format!("{y:04}-{p:02}"))
+                    }
+                })
+                .collect();
+            notes.push(format!(
+                "{} and {} together label the rows",
+                columns[year].colref(),
+                columns[period].colref()
+            ));
+            let mut t = Table {
+                id: id.to_string(),
+                source_path: None,
+                meta: TableMeta::default(),
+                index: Column {
+                    name: if quarters { "Quarter" } else { "Month" }.into(),
+                    ctype: if quarters {
+                        ColumnType::Text
+                    } else {
+                        ColumnType::Date
+                    },
+                    format: NumberFormat::default(),
+                    cells,
+                },
+                series: series_columns(&columns, &series, &lines, file, &mut notes)?,
+            };
+            // Quarters sort as text only within a year; order by (year, quarter).
+            if quarters {
+                let mut order: Vec<usize> = (0..t.n_rows()).collect();
+                order.sort_by_key(|&r| cell_label(&t.index.cells[r]));
+                reorder(&mut t, &order);
+            }
+            t
+        }
+        Plan::Numbered { series } => {
+            if blank(&series) {
+                return Err(no_numbers(file, &columns, &profiles));
+            }
+            notes.push("no column names the rows: they are numbered from 1".into());
+            Table {
+                id: id.to_string(),
+                source_path: None,
+                meta: TableMeta::default(),
+                index: Column {
+                    name: "Row".into(),
+                    ctype: ColumnType::Number,
+                    format: NumberFormat::default(),
+                    cells: (1..=lines.len()).map(|r| Cell::Number(r as f64)).collect(),
+                },
+                series: series_columns(&columns, &series, &lines, file, &mut notes)?,
+            }
+        }
+        Plan::Grouped { index, series } => {
+            if blank(&series) {
+                return Err(no_numbers(file, &columns, &profiles));
+            }
+            let mut index_col = index_column(&columns[index], &lines, file)?;
+            // Integer codes (status 1/2, cylinders) are categories, not a scale.
+            if profiles[index].role == Role::Number {
+                index_col.ctype = ColumnType::Text;
+                index_col.cells = index_col
+                    .cells
+                    .iter()
+                    .map(|c| match c {
+                        Cell::Missing => Cell::Missing,
+                        other => Cell::Text(cell_label(other)),
+                    })
+                    .collect();
+            }
+            let unlabelled = index_col.cells.iter().filter(|c| c.is_missing()).count();
+            if unlabelled > 0 {
+                notes.push(format!(
+                    "{unlabelled} rows without a label in {} are left out",
+                    columns[index].colref()
+                ));
+            }
+            let rows = index_col.cells.len() - unlabelled;
+            let raw_table = Table {
+                id: id.to_string(),
+                source_path: None,
+                meta: TableMeta::default(),
+                index: index_col,
+                series: series_columns(&columns, &series, &lines, file, &mut notes)?,
+            };
+            let (mut grouped, _) = group_rows(&raw_table, summary, Clone::clone);
+            if profiles[index].role == Role::Number {
+                // Codes in numeric order (1, 2, 3), as a person lists them.
+                let code = |c: &Cell| cell_label(c).parse::<f64>().unwrap_or(f64::INFINITY);
+                let mut order: Vec<usize> = (0..grouped.n_rows()).collect();
+                order.sort_by(|&a, &b| {
+                    code(&grouped.index.cells[a]).total_cmp(&code(&grouped.index.cells[b]))
+                });
+                reorder(&mut grouped, &order);
+            }
+            captions.push(grouped_caption(summary, rows, columns[index].name));
+            grouped
+        }
+    };
+    if sort_by_time(&mut table) {
+        notes.push("rows sorted by time".into());
+    }
+    if let Some(t) = transpose_year_columns(&table) {
+        notes.push(format!(
+            "{} year columns became the rows; the rows of {} became the series",
+            t.n_rows(),
+            table.index.name
+        ));
+        measure = measure.or_else(|| Some("value".to_string()));
+        table = t;
+    }
+    captions.extend(keep_top_series(&mut table));
+    captions.extend(coarsen_dates(&mut table, summary));
+    if is_ordered(&table) {
+        captions.extend(keep_ordered(&mut table));
+    } else {
+        captions.extend(keep_top_categories(&mut table));
+    }
+    Ok(Shaped {
+        table,
+        notes,
+        captions,
+        measure,
     })
+}
+
+fn no_numbers(file: &str, columns: &[RawColumn], profiles: &[Profile]) -> TableError {
+    let named = |role: Role| -> Vec<String> {
+        columns
+            .iter()
+            .zip(profiles)
+            .filter(|(_, p)| p.role == role)
+            .map(|(c, _)| format!("{:?}", c.name))
+            .collect()
+    };
+    let mut parts = Vec::new();
+    for (role, what) in [
+        (Role::Text, "text columns"),
+        (Role::Time, "time columns"),
+        (Role::Empty, "empty columns"),
+        (Role::RowId, "row numbers"),
+        (Role::Code, "codes"),
+    ] {
+        let names = named(role);
+        if !names.is_empty() {
+            parts.push(format!("{what}: {}", names.join(", ")));
+        }
+    }
+    TableError::new(
+        file,
+        TableErrorKind::NoNumbers {
+            detail: parts.join("; "),
+        },
+    )
 }
 
 pub(crate) struct LongColumns {
@@ -367,7 +646,6 @@ pub(crate) fn pivot(
         )
         .at_column(ColumnRef::new(1, &long.series.name)));
     }
-    check_size(categories.len(), series_names.len(), file)?;
     let mut grid = vec![vec![Cell::Missing; categories.len()]; series_names.len()];
     for (c, s, value) in entries {
         grid[s][c] = value;

@@ -55,6 +55,8 @@ pub enum TableErrorKind {
     NoRows,
     #[error("the table has no series columns (only an index column)")]
     NoSeries,
+    #[error("no column holds numbers to chart ({detail})")]
+    NoNumbers { detail: String },
     #[error("empty column header")]
     EmptyHeader,
     #[error("duplicate column header {name:?} (first used by column {first})")]

@@ -123,6 +123,16 @@ pub fn parse_year(raw: &str) -> Option<i32> {
     (MIN_YEAR..=MAX_YEAR).contains(&v).then_some(v as i32)
 }
 
+/// A year written as a whole decimal (`1700.0`), as some exports print a
+/// year column: only read so where the header says the column holds years.
+pub fn parse_whole_year(raw: &str) -> Option<i32> {
+    let n = parse_number(raw)?;
+    let v = n.value;
+    let plain = n.prefix.is_none() && n.suffix.is_none() && !n.thousands;
+    (plain && v.fract() == 0.0 && (MIN_YEAR as f64..=MAX_YEAR as f64).contains(&v))
+        .then_some(v as i32)
+}
+
 /// Whether a column name says it holds years ("Year", "fiscal year", "yr").
 pub fn name_means_year(name: &str) -> bool {
     let lower = name.to_lowercase();
@@ -133,6 +143,21 @@ pub fn name_means_year(name: &str) -> bool {
 
 static ISO_DATE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(?P<y>\d{4})[-/](?P<m>\d{1,2})(?:[-/](?P<d>\d{1,2}))?$").expect("date regex")
+});
+/// `2009-07-01T07:00:00.000Z`, `2015/03/15 05:00:00`: the date part is kept.
+static ISO_DATETIME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^(?P<date>\d{4}[-/]\d{1,2}[-/]\d{1,2})[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s?(?:Z|[+-]\d{2}:?\d{2})?$",
+    )
+    .expect("datetime regex")
+});
+/// `Jan 1 2000`, `January 1, 2000`.
+static MONTH_DAY_YEAR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?P<mon>[A-Za-z]{3,9})\.? (?P<d>\d{1,2}),? (?P<y>\d{4})$").expect("mdy regex")
+});
+/// `1 Jan 2000`, `1 January 2000`.
+static DAY_MONTH_YEAR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?P<d>\d{1,2}) (?P<mon>[A-Za-z]{3,9})\.? (?P<y>\d{4})$").expect("dmy regex")
 });
 static MONTH_YEAR: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(?P<mon>[A-Za-z]{3,9})\.?[ \-](?P<y>\d{4})$").expect("month regex")
@@ -179,12 +204,40 @@ pub fn parse_date(raw: &str) -> Option<String> {
             None => (1..=12).contains(&m).then(|| format!("{y:04}-{m:02}")),
         };
     }
+    if let Some(c) = ISO_DATETIME.captures(t) {
+        return parse_date(&c["date"]);
+    }
+    if let Some(c) = MONTH_DAY_YEAR
+        .captures(t)
+        .or_else(|| DAY_MONTH_YEAR.captures(t))
+    {
+        let m = month_number(&c["mon"])?;
+        let y: i32 = c["y"].parse().ok()?;
+        let d: u32 = c["d"].parse().ok()?;
+        return chrono::NaiveDate::from_ymd_opt(y, m, d)
+            .map(|date| date.format("%Y-%m-%d").to_string());
+    }
     if let Some(c) = MONTH_YEAR.captures(t) {
         let m = month_number(&c["mon"])?;
         let y: i32 = c["y"].parse().ok()?;
         return Some(format!("{y:04}-{m:02}"));
     }
     None
+}
+
+/// `19580329` as a date: only read so where the column is named as time,
+/// since such integers are ordinary numbers elsewhere.
+pub fn parse_compact_date(raw: &str) -> Option<String> {
+    let t = raw.trim();
+    if t.len() != 8 || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let y: i32 = t[..4].parse().ok()?;
+    if !(MIN_YEAR..=MAX_YEAR).contains(&i64::from(y)) {
+        return None;
+    }
+    chrono::NaiveDate::from_ymd_opt(y, t[4..6].parse().ok()?, t[6..].parse().ok()?)
+        .map(|date| date.format("%Y-%m-%d").to_string())
 }
 
 #[cfg(test)]
@@ -281,6 +334,27 @@ mod tests {
         assert_eq!(parse_date("2021-13"), None);
         assert_eq!(parse_date("Foo 2021"), None);
         assert_eq!(parse_date("2021"), None);
+        assert_eq!(parse_date("Jan 1 2000").as_deref(), Some("2000-01-01"));
+        assert_eq!(
+            parse_date("January 12, 2000").as_deref(),
+            Some("2000-01-12")
+        );
+        assert_eq!(parse_date("3 Mar 2001").as_deref(), Some("2001-03-03"));
+        assert_eq!(parse_date("Feb 30 2001"), None);
+        assert_eq!(
+            parse_date("2009-07-01T07:00:00.000Z").as_deref(),
+            Some("2009-07-01")
+        );
+        assert_eq!(
+            parse_date("2015/03/15 05:00:00").as_deref(),
+            Some("2015-03-15")
+        );
+        assert_eq!(
+            parse_compact_date("19580329").as_deref(),
+            Some("1958-03-29")
+        );
+        assert_eq!(parse_compact_date("19581329"), None);
+        assert_eq!(parse_compact_date("800102"), None);
     }
 
     #[test]

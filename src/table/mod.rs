@@ -9,93 +9,32 @@ mod build;
 mod error;
 pub mod infer;
 mod read;
+pub mod reduce;
+mod shape;
+mod sidecar;
 mod write;
 
 pub use error::{ColumnRef, TableError, TableErrorKind};
+pub use sidecar::{Sidecar, sidecar_path};
 pub use write::{cell_text, format_value, write_table};
 
 use crate::ir::table::cell_label;
-use crate::ir::{Cell, ColumnType, Table, TableMeta};
+use crate::ir::{Cell, ColumnType, Table};
 use rayon::prelude::*;
-use serde::Deserialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-/// More categories than this do not fit on a readable chart.
+/// More categories than this do not fit on a readable chart; bigger tables
+/// are summarized (see [`reduce`]).
 pub const MAX_CATEGORIES: usize = 60;
 /// More series than this do not fit in a legend or a palette.
 pub const MAX_SERIES: usize = 12;
-/// Rows read before giving up: a long table of the largest chartable size.
-pub const MAX_ROWS: usize = MAX_CATEGORIES * MAX_SERIES;
+/// Rows read before refusing a file: enough for years of daily records or
+/// a large sample, small enough to summarize in well under a second.
+pub const MAX_ROWS: usize = 200_000;
 
 /// File extensions read as tables (compared case-insensitively).
 pub const TABLE_EXTENSIONS: &[&str] = &["csv", "tsv", "json"];
-
-const SIDECAR_SUFFIX: &str = ".meta.json";
-
-/// The sidecar keys; anything else is an error so that typos do not vanish.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Sidecar {
-    title: Option<String>,
-    x_label: Option<String>,
-    y_label: Option<String>,
-    unit: Option<String>,
-    source: Option<String>,
-    paragraph: Option<String>,
-}
-
-fn non_blank(s: Option<String>) -> Option<String> {
-    s.map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
-}
-
-/// The sidecar path of a table: `dir/NAME.csv` → `dir/NAME.meta.json`.
-pub fn sidecar_path(path: &Path) -> Option<PathBuf> {
-    let stem = path.file_stem()?.to_str()?;
-    Some(path.with_file_name(format!("{stem}{SIDECAR_SUFFIX}")))
-}
-
-fn load_sidecar(path: &Path) -> Result<TableMeta, TableError> {
-    let Some(meta_path) = sidecar_path(path) else {
-        return Ok(TableMeta::default());
-    };
-    let file = meta_path.display().to_string();
-    let bytes = match std::fs::read(&meta_path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(TableMeta::default()),
-        Err(e) => return Err(TableError::new(file, TableErrorKind::Io(e.to_string()))),
-    };
-    let value = read::parse_json(&bytes, &file).map_err(|mut e| {
-        if let TableErrorKind::Json(m) = &*e.kind {
-            e.kind = Box::new(TableErrorKind::Sidecar(format!("malformed JSON: {m}")));
-        }
-        e
-    })?;
-    if !value.is_object() {
-        return Err(TableError::new(
-            file,
-            TableErrorKind::Sidecar("expected a JSON object".into()),
-        ));
-    }
-    // Parsed again from the bytes (not the Value) so errors keep their position.
-    let sidecar: Sidecar = serde_json::from_slice(&bytes).map_err(|e| {
-        let message = e.to_string();
-        let message = message
-            .rfind(" at line ")
-            .map_or(message.as_str(), |i| &message[..i]);
-        TableError::new(&file, TableErrorKind::Sidecar(message.to_string()))
-            .at_line(e.line() as u64)
-            .at_char(e.column() as u64)
-    })?;
-    Ok(TableMeta {
-        title: non_blank(sidecar.title),
-        x_label: non_blank(sidecar.x_label),
-        y_label: non_blank(sidecar.y_label),
-        unit: non_blank(sidecar.unit),
-        source: non_blank(sidecar.source),
-        paragraph: non_blank(sidecar.paragraph),
-    })
-}
 
 fn extension(path: &Path) -> Option<String> {
     path.extension()
@@ -103,17 +42,11 @@ fn extension(path: &Path) -> Option<String> {
         .map(str::to_ascii_lowercase)
 }
 
-fn is_sidecar(path: &Path) -> bool {
-    path.file_name()
-        .and_then(|n| n.to_str())
-        .is_some_and(|n| n.to_ascii_lowercase().ends_with(SIDECAR_SUFFIX))
-}
-
 /// Load one table (`.csv`, `.tsv` or `.json`) and its `NAME.meta.json` sidecar.
 /// The id is the file stem; `source_path` is the path as given.
 pub fn load_table(path: &Path) -> Result<Table, TableError> {
     let file = path.display().to_string();
-    if is_sidecar(path) {
+    if sidecar::is_sidecar(path) {
         return Err(TableError::new(file, TableErrorKind::SidecarGiven));
     }
     let raw = match extension(path).as_deref() {
@@ -126,10 +59,40 @@ pub fn load_table(path: &Path) -> Result<Table, TableError> {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let mut table = build::build(&raw, &file, &id)?;
-    table.meta = load_sidecar(path)?;
+    let sidecar = sidecar::load_sidecar(path)?;
+    let sidecar_file = sidecar_path(path)
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    let directives = shape::Directives {
+        index: sidecar.index.as_deref(),
+        series: sidecar.series.as_deref(),
+        sidecar: &sidecar_file,
+    };
+    let shaped = build::build(&raw, &file, &id, &directives, sidecar.meta.additive)?;
+    let mut table = shaped.table;
+    table.meta = sidecar.meta;
+    if table.meta.measure.is_none() {
+        table.meta.measure = shaped.measure;
+    }
+    if !shaped.captions.is_empty() {
+        let caption = shaped.captions.join("; ");
+        table.meta.title = Some(match table.meta.title.take() {
+            Some(title) => format!("{title} ({caption})"),
+            None => capitalized(&caption),
+        });
+        table.meta.notes.push(format!("charted: {caption}"));
+    }
+    table.meta.notes.extend(shaped.notes);
     table.source_path = Some(path.to_string_lossy().into_owned());
     Ok(table)
+}
+
+fn capitalized(s: &str) -> String {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// The table files an input names: the file itself, or every `.csv`/`.tsv`/
@@ -147,7 +110,7 @@ pub fn table_files(input: &Path) -> Result<Vec<PathBuf>, TableError> {
             .map_err(|e| TableError::new(&file, TableErrorKind::Io(e.to_string())))?
             .path();
         let is_table = extension(&path).is_some_and(|e| TABLE_EXTENSIONS.contains(&e.as_str()));
-        if path.is_file() && is_table && !is_sidecar(&path) {
+        if path.is_file() && is_table && !sidecar::is_sidecar(&path) {
             files.push(path);
         }
     }
@@ -281,3 +244,6 @@ pub fn pivot_long(long: &Table) -> Result<Table, TableError> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod shape_tests;

@@ -78,7 +78,7 @@ pub fn fruit() -> Table {
 
 /// Years with three series and a missing cell.
 pub fn energy() -> Table {
-    table(
+    let mut t = table(
         "energy_mix",
         Some("Electricity generation by source (TWh)"),
         year_index("Year", 2015..=2022),
@@ -108,7 +108,10 @@ pub fn energy() -> Table {
                 fmt(None, None, 0),
             ),
         ],
-    )
+    );
+    // One quantity in one unit (the title's TWh): the series share an axis.
+    t.meta.measure = Some("Electricity generation".into());
+    t
 }
 
 /// Shares summing to 100.
