@@ -379,6 +379,13 @@ pub(crate) fn choose(
         let p = &profiles[c];
         p.distinct * 2 <= n && p.distinct < p.present
     };
+    // A time that summarizes well: five or more values with ten or more
+    // rows each (model years of cars, days of hourly readings), not three
+    // survey years nor dates that are nearly one per row.
+    let time_axis = |c: usize| {
+        let p = &profiles[c];
+        p.role == Role::Time && p.distinct >= 5 && p.present >= 10 * p.distinct
+    };
     // Names and ids that label almost every row once: never a second key.
     let near_unique = |c: usize| !systematic(c) && profiles[c].distinct > MAX_SERIES;
     let wanted: Option<Vec<usize>> = directives
@@ -488,12 +495,9 @@ pub(crate) fn choose(
             if pass == 1 {
                 // A time and a group with several readings each (hourly readings per
                 // station and day): summarized per time and group.
-                for &t in complete
-                    .iter()
-                    .filter(|&&c| profiles[c].role == Role::Time && profiles[c].distinct >= 5)
-                {
+                for &t in complete.iter().filter(|&&c| time_axis(c)) {
                     for &g in &complete {
-                        if g == t || dir_index.is_some_and(|i| i != t) {
+                        if g == t || profiles[g].distinct < 2 || dir_index.is_some_and(|i| i != t) {
                             continue;
                         }
                         let (count, _) = tuples(columns, &[t, g], &all_rows);
@@ -609,11 +613,9 @@ pub(crate) fn choose(
                     (0..columns.len()).find(|&c| wanted(c) && systematic(c))
                 };
                 // A time with a handful of values is a poor axis (three survey years).
-                by(&|c| {
-                    keys.contains(&c) && profiles[c].role == Role::Time && profiles[c].distinct >= 5
-                })
-                .or_else(|| by(&|c| keys.contains(&c)))
-                .or_else(|| by(&|c| coded.contains(&c) && profiles[c].distinct <= 12))
+                by(&|c| keys.contains(&c) && time_axis(c))
+                    .or_else(|| by(&|c| keys.contains(&c)))
+                    .or_else(|| by(&|c| coded.contains(&c) && profiles[c].distinct <= 12))
             }
         };
         let index = grouping
@@ -698,7 +700,7 @@ pub(crate) fn choose(
             Role::Code => "holds codes or coordinates",
             Role::Time => "holds times that do not label the rows",
             Role::Number if wanted.is_some() => "is not among the sidecar's series",
-            Role::Number => "holds other values",
+            Role::Number => "holds other values (name it in the sidecar's \"series\" to chart it)",
         };
         notes.push(describe(col, what));
     }
