@@ -114,9 +114,16 @@ pub fn nice_ticks(lo: f64, hi: f64, count: u32) -> (Vec<f64>, usize) {
     let step = nice * mag;
     let start = (lo / step + 1e-9).floor() as i64;
     let end = (hi / step - 1e-9).ceil() as i64;
+    // A step that is not finite or too fine for f64 here gives the bounds alone.
+    if !step.is_finite() || step <= 0.0 || end.saturating_sub(start) > MAX_TICKS {
+        return (vec![clean(lo), clean(hi)], 6);
+    }
     let ticks: Vec<f64> = (start..=end).map(|i| clean(i as f64 * step)).collect();
     (ticks, decimals_for(step))
 }
+
+/// More ticks than any axis prints: a bound on every tick loop.
+const MAX_TICKS: i64 = 200;
 
 /// Ticks from exactly `start` up to at least `hi`, spaced by the nice step
 /// [`nice_ticks`] picks for that range (so `start` is always printed even
@@ -129,7 +136,10 @@ pub fn ticks_from(start: f64, hi: f64, count: u32) -> (Vec<f64>, usize) {
     };
     let mut ticks = vec![clean(start)];
     let mut k = 1.0;
-    while *ticks.last().unwrap_or(&start) < hi - 1e-9 * hi.abs().max(1.0) {
+    while *ticks.last().unwrap_or(&start) < hi - 1e-9 * hi.abs().max(1.0)
+        && step > 0.0
+        && ticks.len() <= MAX_TICKS as usize
+    {
         ticks.push(clean(start + k * step));
         k += 1.0;
     }
@@ -156,8 +166,13 @@ fn clean(v: f64) -> f64 {
 /// Log-axis ticks: powers of ten covering [lo, hi] (lo > 0), with 2 and 5
 /// multiples when the range spans few decades.
 pub fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
-    let a = lo.log10().floor() as i32;
-    let b = hi.log10().ceil().max(f64::from(a) + 1.0) as i32;
+    if !(lo.is_finite() && hi.is_finite() && lo > 0.0) {
+        return vec![1.0, 10.0];
+    }
+    // Exponents within f64's range (5e307 is the largest 1-2-5 step), so
+    // the tick list is bounded whatever the data.
+    let a = (lo.log10().floor() as i32).clamp(-300, 306);
+    let b = (hi.log10().ceil().max(f64::from(a) + 1.0) as i32).clamp(a + 1, 307);
     if b - a > 2 {
         return (a..=b).map(|e| clean_rel(10f64.powi(e))).collect();
     }
@@ -189,6 +204,28 @@ fn clean_rel(v: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tick_lists_stay_bounded_at_the_float_limits() {
+        for (lo, hi) in [
+            (1e-300, 1e308),
+            (5e307, 1.7e308),
+            (0.0, 1.0),
+            (-1.0, 1.0),
+            (1.0, f64::INFINITY),
+            (f64::NAN, 1.0),
+        ] {
+            let t = log_ticks(lo, hi);
+            assert!(!t.is_empty() && t.len() <= 700, "{lo}..{hi}: {}", t.len());
+            assert!(t.iter().all(|v| v.is_finite()), "{lo}..{hi}: {t:?}");
+        }
+        for (lo, hi) in [(1e15, 1e15 + 0.001), (1e-12, 2e-12), (-1e308, 1e308)] {
+            let (t, _) = nice_ticks(lo, hi, 6);
+            assert!(t.len() <= 201, "{lo}..{hi}: {}", t.len());
+            let (t, _) = ticks_from(lo, hi, 6);
+            assert!(t.len() <= 202, "{lo}..{hi}: {}", t.len());
+        }
+    }
 
     fn unit(prefix: Option<&str>, suffix: Option<&str>) -> NumberFormat {
         NumberFormat {

@@ -197,7 +197,11 @@ pub fn write_manifest(
     let path = suite.join(SUITE_MANIFEST);
     let mut text = serde_json::to_string_pretty(&manifest).expect("manifest serializes");
     text.push('\n');
-    std::fs::write(&path, text).map_err(io_err(&path))?;
+    // Written last and renamed into place: a suite without `suite.json` is
+    // incomplete, and a reader never sees half a manifest.
+    let partial = suite.join(format!("{SUITE_MANIFEST}.partial"));
+    std::fs::write(&partial, text).map_err(io_err(&partial))?;
+    std::fs::rename(&partial, &path).map_err(io_err(&path))?;
     Ok(manifest)
 }
 

@@ -84,12 +84,40 @@ impl Block {
     /// item was kept; a rejection is counted with `drop_item` so the reason
     /// shows in the summary. Per-item checks (e.g. a reader baseline) go here.
     fn accept(&mut self, item: Item, chart: &Chart) -> bool {
+        if prints_non_finite(&item) {
+            self.drop_item("non_finite");
+            return false;
+        }
         self.charts
             .entry(chart.id.clone())
             .or_insert_with(|| chart.clone());
         self.items.push(item);
         true
     }
+}
+
+/// `inf`, `$inf`, `NaN`, `NaNe12%`: a number that overflowed, printed.
+static NON_FINITE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"(^|[^A-Za-z])(-?inf|NaN)([^A-Za-z]|e[-+0-9]|$)").expect("non-finite regex")
+});
+
+/// Whether anything an item shows or expects holds a non-finite number: a
+/// last check where items are written (tables are range-checked on load).
+fn prints_non_finite(item: &Item) -> bool {
+    if let crate::ir::Answer::Number { value, .. } = &item.answer
+        && !value.is_finite()
+    {
+        return true;
+    }
+    fn walk(v: &serde_json::Value) -> bool {
+        match v {
+            serde_json::Value::String(s) => NON_FINITE.is_match(s),
+            serde_json::Value::Array(a) => a.iter().any(walk),
+            serde_json::Value::Object(o) => o.values().any(walk),
+            _ => false,
+        }
+    }
+    serde_json::to_value(item).is_ok_and(|v| walk(&v))
 }
 
 pub(super) fn stage_err(e: impl std::fmt::Display) -> String {
@@ -460,6 +488,26 @@ impl Env<'_> {
     }
 }
 
+/// One table's block; a panic inside it (a bug) becomes that table's error,
+/// so the other tables' items and the manifest are still written.
+fn isolated_block(env: &Env<'_>, table: &Table) -> Block {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| env.table_block(table)))
+        .unwrap_or_else(|payload| {
+            let why = payload
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| payload.downcast_ref::<&str>().copied())
+                .unwrap_or("unknown panic");
+            Block {
+                errors: vec![format!(
+                    "table `{}`: internal error, no items from this table: {why}",
+                    table.id
+                )],
+                ..Block::default()
+            }
+        })
+}
+
 fn resolve_env<'a>(config: &'a SuiteConfig, tables: &'a [Table]) -> Result<Env<'a>, SuiteError> {
     let original_style = crate::spec::theme(&config.original_theme).map_err(|e| {
         SuiteError::InvalidConfig(format!("original_theme `{}`: {e}", config.original_theme))
@@ -577,7 +625,7 @@ pub fn generate(
             let blocks: Vec<Block> = tables
                 .par_iter()
                 .map(|t| {
-                    let b = env.table_block(t);
+                    let b = isolated_block(&env, t);
                     bar.inc(1);
                     b
                 })
@@ -606,4 +654,23 @@ pub fn generate(
     )?;
     summary.counts = counts;
     Ok(summary)
+}
+
+#[cfg(test)]
+mod non_finite_tests {
+    #[test]
+    fn printed_overflows_are_recognized_and_words_are_not() {
+        for s in ["inf", "$inf", "-inf", "NaN", "NaNe2147483647%", "is inf."] {
+            assert!(super::NON_FINITE.is_match(s), "{s}");
+        }
+        for s in [
+            "Infant mortality",
+            "inflation",
+            "the infield",
+            "NaNa",
+            "finance",
+        ] {
+            assert!(!super::NON_FINITE.is_match(s), "{s}");
+        }
+    }
 }

@@ -54,6 +54,12 @@ fn all_missing_error(file: &str, col: &RawColumn) -> TableError {
 }
 
 /// A numeric column: every non-missing cell must be a number; units must agree.
+/// Non-zero magnitudes a chart can show. Beyond them sums, ranges, ticks and
+/// ratios leave f64's exact or finite range (1e300 prints as `inf`), and
+/// printed decimals stop being exact; a column in such units needs rescaling.
+pub(crate) const MIN_MAGNITUDE: f64 = 1e-6;
+pub(crate) const MAX_MAGNITUDE: f64 = 1e15;
+
 /// Cells that are not numbers in a numeric column: a few in a long column
 /// are left out (and named in a note); more, or any in a short column, are
 /// an error, since they are more likely a wrong column than a stray mark.
@@ -118,6 +124,12 @@ fn number_column_noting(
                 (None, Some(found)) => *seen = Some(found.clone()),
                 _ => {}
             }
+        }
+        let magnitude = n.value.abs();
+        if n.value != 0.0 && !(MIN_MAGNITUDE..=MAX_MAGNITUDE).contains(&magnitude) {
+            return Err(at(TableErrorKind::OutOfRange {
+                value: raw.to_string(),
+            }));
         }
         format.decimals = format.decimals.max(n.decimals);
         format.thousands |= n.thousands;

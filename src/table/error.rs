@@ -57,6 +57,12 @@ pub enum TableErrorKind {
     NoSeries,
     #[error("no column holds numbers to chart ({detail})")]
     NoNumbers { detail: String },
+    #[error("the file name gives no usable table id ({id:?}): rename the file")]
+    BadFileName { id: String },
+    #[error(
+        "value {value:?} is outside the range a chart can show (non-zero magnitudes from 1e-6 to 1e15): rescale the column and state its unit in the sidecar"
+    )]
+    OutOfRange { value: String },
     #[error("empty column header")]
     EmptyHeader,
     #[error("duplicate column header {name:?} (first used by column {first})")]

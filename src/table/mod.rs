@@ -6,6 +6,7 @@
 //! `NAME.meta.json` next to `NAME.csv` supplies the metadata.
 
 mod build;
+pub mod clean;
 mod error;
 pub mod infer;
 mod read;
@@ -49,7 +50,7 @@ pub fn load_table(path: &Path) -> Result<Table, TableError> {
     if sidecar::is_sidecar(path) {
         return Err(TableError::new(file, TableErrorKind::SidecarGiven));
     }
-    let raw = match extension(path).as_deref() {
+    let mut raw = match extension(path).as_deref() {
         Some("csv") => read::read_delimited(path, &file, b',')?,
         Some("tsv") => read::read_delimited(path, &file, b'\t')?,
         Some("json") => read::read_json(path, &file)?,
@@ -59,6 +60,10 @@ pub fn load_table(path: &Path) -> Result<Table, TableError> {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
+    if !write::valid_id(&id) {
+        return Err(TableError::new(file, TableErrorKind::BadFileName { id }));
+    }
+    raw.clean();
     let sidecar = sidecar::load_sidecar(path)?;
     let sidecar_file = sidecar_path(path)
         .map(|p| p.display().to_string())
@@ -83,6 +88,7 @@ pub fn load_table(path: &Path) -> Result<Table, TableError> {
         table.meta.notes.push(format!("charted: {caption}"));
     }
     table.meta.notes.extend(shaped.notes);
+    table.meta.notes.extend(raw.cleaned.notes());
     table.source_path = Some(path.to_string_lossy().into_owned());
     Ok(table)
 }

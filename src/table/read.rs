@@ -2,6 +2,7 @@
 //! Types are inferred afterwards (see `build`), so every format shares one path.
 
 use super::MAX_ROWS;
+use super::clean::{CleanCounts, MAX_TEXT_CHARS, clean_text};
 use super::error::{ColumnRef, TableError, TableErrorKind};
 use serde_json::Value;
 use std::fs::File;
@@ -21,6 +22,27 @@ pub(crate) struct RawTable {
     pub header_line: u64,
     pub headers: Vec<String>,
     pub rows: Vec<RawRow>,
+    /// Cells whose control characters or length were cleaned.
+    pub cleaned: CleanCounts,
+}
+
+impl RawTable {
+    /// Headers and cells made safe to lay out (see `clean`), counted.
+    pub fn clean(&mut self) {
+        let mut counts = CleanCounts::default();
+        let mut fix = |text: &mut String| {
+            if text.len() > MAX_TEXT_CHARS || text.chars().any(char::is_control) {
+                let (out, done) = clean_text(text, MAX_TEXT_CHARS);
+                counts.add(done);
+                *text = out;
+            }
+        };
+        self.headers.iter_mut().for_each(&mut fix);
+        for row in &mut self.rows {
+            row.cells.iter_mut().for_each(&mut fix);
+        }
+        self.cleaned = counts;
+    }
 }
 
 fn io_error(file: &str, e: &std::io::Error) -> TableError {
@@ -108,6 +130,7 @@ pub(crate) fn read_delimited(
         header_line,
         headers,
         rows,
+        cleaned: CleanCounts::default(),
     })
 }
 
@@ -271,6 +294,7 @@ pub(crate) fn read_json(path: &Path, file: &str) -> Result<RawTable, TableError>
                 header_line: container_lines(&text, 1, '[').first().copied().unwrap_or(1),
                 headers,
                 rows: out,
+                cleaned: CleanCounts::default(),
             })
         }
         _ => Err(shape(
@@ -321,6 +345,7 @@ fn read_records(records: &[Value], text: &str, file: &str) -> Result<RawTable, T
         header_line: lines.first().copied().unwrap_or(1),
         headers,
         rows,
+        cleaned: CleanCounts::default(),
     })
 }
 

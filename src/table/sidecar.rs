@@ -1,6 +1,7 @@
 //! The `NAME.meta.json` sidecar: metadata for the chart and directives for
 //! shaping the file into a table.
 
+use super::clean::{MAX_TEXT_CHARS, clean_text};
 use super::error::{TableError, TableErrorKind};
 use super::read;
 use crate::ir::TableMeta;
@@ -47,8 +48,17 @@ pub struct Sidecar {
 }
 
 fn non_blank(s: Option<String>) -> Option<String> {
-    s.map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
+    text(s, MAX_TEXT_CHARS)
 }
+
+/// A sidecar text as a chart may print it (see `clean`), blank as absent.
+fn text(s: Option<String>, max_chars: usize) -> Option<String> {
+    s.map(|s| clean_text(&s, max_chars).0)
+        .filter(|s| !s.is_empty())
+}
+
+/// An accompanying paragraph may be long, but not unbounded.
+const MAX_PARAGRAPH_CHARS: usize = 4000;
 
 /// The sidecar path of a table: `dir/NAME.csv` → `dir/NAME.meta.json`.
 pub fn sidecar_path(path: &Path) -> Option<PathBuf> {
@@ -125,7 +135,7 @@ pub(crate) fn load_sidecar(path: &Path) -> Result<Sidecar, TableError> {
             y_label: non_blank(sidecar.y_label),
             unit,
             source: non_blank(sidecar.source),
-            paragraph: non_blank(sidecar.paragraph),
+            paragraph: text(sidecar.paragraph, MAX_PARAGRAPH_CHARS),
             units,
             additive: sidecar.additive,
             measure: non_blank(sidecar.measure),

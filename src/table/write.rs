@@ -58,7 +58,8 @@ pub fn cell_text(cell: &Cell, column: &Column) -> String {
     }
 }
 
-fn valid_id(id: &str) -> bool {
+/// Whether a file stem can name a table (and its files in a suite).
+pub(crate) fn valid_id(id: &str) -> bool {
     !id.is_empty() && !id.starts_with('.') && !id.contains(['/', '\\', '\0'])
 }
 
