@@ -413,6 +413,34 @@ fn score_command_scores_records_in_order_and_names_bad_lines() {
     assert_eq!(ok.status.code(), Some(2));
 }
 
+#[test]
+fn score_command_skips_a_line_of_invalid_utf8_and_scores_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.jsonl");
+    let mut bytes = b"{\"id\":1,\"target\":\"7\",\"prediction\":\"7\"}\n".to_vec();
+    bytes.extend_from_slice(b"{\"id\":2,\"target\":\"\xff\xfe\",\"prediction\":\"x\"}\n");
+    bytes.extend_from_slice(b"{\"id\":3,\"target\":\"Paris\",\"prediction\":\"Paris\"}\n");
+    std::fs::write(&input, bytes).unwrap();
+    let run = Command::new(env!("CARGO_BIN_EXE_chartstress"))
+        .args(["score", "--metric", "chartqa"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("line 2: invalid UTF-8"), "{stderr}");
+    assert!(stderr.contains("2 records scored"), "{stderr}");
+    let ids: Vec<i64> = String::from_utf8_lossy(&run.stdout)
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
+                .as_i64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(ids, [1, 3]);
+}
+
 mod invariants {
     use super::*;
     use proptest::prelude::*;

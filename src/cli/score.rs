@@ -32,10 +32,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => Box::new(BufWriter::new(std::io::stdout().lock())),
     };
     let (mut total, mut scored, mut failed) = (0.0, 0usize, 0usize);
-    for (idx, line) in BufReader::new(file).lines().enumerate() {
+    // Lines as bytes: one line of invalid UTF-8 is that record's error, not
+    // the end of the file.
+    for (idx, line) in BufReader::new(file).split(b'\n').enumerate() {
         let line_no = idx + 1;
-        let text =
+        let bytes =
             line.with_context(|| format!("{}:{line_no}: cannot read", args.input.display()))?;
+        let Ok(text) = String::from_utf8(bytes) else {
+            eprintln!(
+                "error: {}: line {line_no}: invalid UTF-8",
+                args.input.display()
+            );
+            failed += 1;
+            continue;
+        };
         if text.trim().is_empty() {
             continue;
         }
