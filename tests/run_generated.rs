@@ -81,6 +81,8 @@ fn generated_suite(dir: &Path) -> PathBuf {
     }
     std::fs::write(suite.join("items.jsonl"), items).unwrap();
     std::fs::write(suite.join("charts.jsonl"), charts).unwrap();
+    // Written last, as `generate` does: `run` refuses a suite without it.
+    std::fs::write(suite.join("suite.json"), "{}\n").unwrap();
     suite
 }
 

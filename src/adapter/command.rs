@@ -4,6 +4,10 @@
 //! is documented in README.md, "The command protocol"). A worker that exits or stops
 //! answering within the timeout is killed and restarted, and the item is
 //! retried; each worker's stderr is appended to `RUN/worker-K.stderr.log`.
+//!
+//! Workers die with the run: each runs in its own process group beside a
+//! watchdog (see [`spawn_watchdog`]) that kills the whole group as soon as
+//! chartstress lets go of it, also when chartstress is killed with `kill -9`.
 
 use std::fs::OpenOptions;
 use std::io::{BufRead, BufReader, Write};
@@ -69,6 +73,8 @@ struct Worker {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<std::io::Result<String>>,
+    /// The watchdog process and the pipe that keeps it waiting.
+    watchdog: Option<(Child, Option<ChildStdin>)>,
 }
 
 impl Drop for Worker {
@@ -76,14 +82,49 @@ impl Drop for Worker {
         // Closing stdin asks a well-behaved program to exit; kill the rest.
         drop(self.stdin.take());
         let deadline = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+        let mut exited = false;
+        while !exited && Instant::now() < deadline {
+            exited = matches!(self.child.try_wait(), Ok(Some(_)));
+            if !exited {
+                std::thread::sleep(Duration::from_millis(10));
             }
-            std::thread::sleep(Duration::from_millis(10));
         }
-        kill_group(&mut self.child);
+        if !exited {
+            kill_group(&mut self.child);
+        }
+        // Releasing the watchdog kills what the program left behind in its group.
+        if let Some((mut watchdog, pipe)) = self.watchdog.take() {
+            drop(pipe);
+            let _ = watchdog.wait();
+        }
     }
+}
+
+/// Starts `sh` in the worker's process group, blocked reading a pipe whose
+/// only writer is this process. When the pipe closes — the worker is
+/// dropped, or chartstress exits or is killed, even with `kill -9` — the
+/// read ends and the watchdog kills the whole group, so neither the program
+/// nor anything it started (a `sh -c` wrapper's children, a model server it
+/// forked) outlives the run, whether or not it reads its stdin.
+///
+/// A parent-death signal (`PR_SET_PDEATHSIG`) would not do: it fires when
+/// the spawning *thread* exits, and workers are restarted from the run's
+/// worker threads, which end before the run does; it also reaches only the
+/// direct child, not what a `sh -c` wrapper forks.
+#[cfg(unix)]
+fn spawn_watchdog(group: u32) -> std::io::Result<(Child, Option<ChildStdin>)> {
+    let mut command = std::process::Command::new("sh");
+    command.arg("-c").arg("read -r line; kill -9 0");
+    std::os::unix::process::CommandExt::process_group(&mut command, group as i32);
+    // Rust opens the parent's end of the pipe close-on-exec, so no worker
+    // started later inherits it and keeps another worker's watchdog waiting.
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()?;
+    let pipe = child.stdin.take();
+    Ok((child, pipe))
 }
 
 enum Outcome {
@@ -140,6 +181,19 @@ impl Command {
             .stderr(stderr)
             .spawn()
             .map_err(|e| AdapterError::Config(format!("cannot start `{}`: {e}", self.cmd)))?;
+        #[cfg(unix)]
+        let watchdog = match spawn_watchdog(child.id()) {
+            Ok(w) => Some(w),
+            Err(e) => {
+                kill_group(&mut child);
+                return Err(AdapterError::Config(format!(
+                    "cannot start the watchdog of `{}`: {e}",
+                    self.cmd
+                )));
+            }
+        };
+        #[cfg(not(unix))]
+        let watchdog = None;
         let stdout = child.stdout.take().expect("piped stdout");
         let (tx, rx) = channel();
         std::thread::spawn(move || {
@@ -154,6 +208,7 @@ impl Command {
             stdin: child.stdin.take(),
             child,
             lines: rx,
+            watchdog,
         })
     }
 
@@ -332,6 +387,15 @@ impl Adapter for Command {
                     self.put_worker(index, Some(worker));
                     if let Some(error) = resp.error {
                         return Err(AdapterError::Model(error));
+                    }
+                    let blank =
+                        |s: &Option<String>| s.as_deref().is_none_or(|t| t.trim().is_empty());
+                    // No answer at all: retried like a failed call, never stored as "".
+                    if blank(&resp.text) && blank(&resp.answer) {
+                        if attempt > self.max_retries {
+                            return Err(AdapterError::EmptyReply { attempts: attempt });
+                        }
+                        continue;
                     }
                     return Ok(Response {
                         text: resp.text.unwrap_or_default(),

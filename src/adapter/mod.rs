@@ -14,7 +14,7 @@ pub mod oracle;
 pub mod reader;
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 use crate::ir::{Item, QuestionType, Turn, Usage};
@@ -56,6 +56,15 @@ pub struct Response {
     pub answer: Option<String>,
 }
 
+impl Response {
+    /// Nothing to extract an answer from: no final answer and blank text.
+    /// Such a reply is a failed call (retried, never stored as an answer
+    /// nor cached), not the model's answer "".
+    pub fn is_empty_reply(&self) -> bool {
+        self.answer.is_none() && self.text.trim().is_empty()
+    }
+}
+
 /// Why an adapter could not answer. Such failures are recorded as errors in
 /// `predictions.jsonl`, never scored as wrong answers.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -76,6 +85,12 @@ pub enum AdapterError {
     Protocol { message: String, attempts: u32 },
     #[error("worker failed after {attempts} attempt(s): {message}")]
     Worker { message: String, attempts: u32 },
+    #[error("empty reply after {attempts} attempt(s)")]
+    EmptyReply { attempts: u32 },
+    /// The server could not be reached many times in a row: the run stops
+    /// instead of failing every remaining item the same way.
+    #[error("{0}")]
+    Unreachable(String),
     #[error("the model reported an error: {0}")]
     Model(String),
     #[error("{tool} is not available: {message}")]
@@ -96,6 +111,8 @@ impl AdapterError {
             AdapterError::Transport { .. } => "transport",
             AdapterError::Protocol { .. } => "protocol",
             AdapterError::Worker { .. } => "worker",
+            AdapterError::EmptyReply { .. } => "empty_reply",
+            AdapterError::Unreachable(_) => "unreachable",
             AdapterError::Model(_) => "model",
             AdapterError::ToolMissing { .. } => "tool_missing",
             AdapterError::Other(_) => "other",
@@ -109,7 +126,8 @@ impl AdapterError {
             | AdapterError::Timeout { attempts, .. }
             | AdapterError::Transport { attempts, .. }
             | AdapterError::Protocol { attempts, .. }
-            | AdapterError::Worker { attempts, .. } => *attempts,
+            | AdapterError::Worker { attempts, .. }
+            | AdapterError::EmptyReply { attempts } => *attempts,
             _ => 1,
         }
     }
@@ -218,8 +236,13 @@ pub struct AdapterOptions {
     pub max_retries: u32,
     /// Base delay of the exponential backoff.
     pub retry_base: Duration,
-    /// Longest single wait (also caps Retry-After).
+    /// Longest single backoff wait.
     pub retry_max_wait: Duration,
+    /// Longest wait a server's `Retry-After` may ask for.
+    pub max_retry_after: Duration,
+    /// Stop the run after this many connection failures or timeouts in a
+    /// row with no reply in between; 0 never stops.
+    pub max_consecutive_failures: u32,
     // command
     pub cmd: Option<String>,
     pub workers: usize,
@@ -245,6 +268,8 @@ impl Default for AdapterOptions {
             max_retries: 5,
             retry_base: Duration::from_millis(500),
             retry_max_wait: Duration::from_secs(60),
+            max_retry_after: Duration::from_secs(300),
+            max_consecutive_failures: 10,
             cmd: None,
             workers: 1,
             oracle_fn: None,
@@ -297,9 +322,100 @@ pub(crate) fn backoff(item_id: &str, attempt: u32, base: Duration, max: Duration
     exp.mul_f64(factor).min(max)
 }
 
+/// Connection failures in a row across all of a run's calls. Once `limit`
+/// is reached every call stops (including those waiting out a backoff), so
+/// a wrong port or a dead server ends the run in seconds instead of
+/// retrying each remaining item.
+pub(crate) struct FailureStreak {
+    limit: u32,
+    state: Mutex<StreakState>,
+    changed: Condvar,
+}
+
+#[derive(Default)]
+struct StreakState {
+    count: u32,
+    stopped: Option<String>,
+}
+
+impl FailureStreak {
+    pub(crate) fn new(limit: u32) -> FailureStreak {
+        FailureStreak {
+            limit,
+            state: Mutex::new(StreakState::default()),
+            changed: Condvar::new(),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, StreakState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The stop message once the limit was reached.
+    pub(crate) fn stopped(&self) -> Option<String> {
+        self.lock().stopped.clone()
+    }
+
+    /// The server replied (whatever it said): the streak is broken.
+    pub(crate) fn reply(&self) {
+        self.lock().count = 0;
+    }
+
+    /// One more failure; `describe(count)` makes the stop message when this
+    /// one reaches the limit. Returns the stop message once stopped.
+    pub(crate) fn failure(&self, describe: impl FnOnce(u32) -> String) -> Option<String> {
+        let mut state = self.lock();
+        state.count += 1;
+        if self.limit > 0 && state.count >= self.limit && state.stopped.is_none() {
+            state.stopped = Some(describe(state.count));
+            self.changed.notify_all();
+        }
+        state.stopped.clone()
+    }
+
+    /// Sleeps `wait`, waking early when the run stops; returns the stop message then.
+    pub(crate) fn sleep(&self, wait: Duration) -> Option<String> {
+        let state = self.lock();
+        let (state, _) = self
+            .changed
+            .wait_timeout_while(state, wait, |s| s.stopped.is_none())
+            .unwrap_or_else(|e| e.into_inner());
+        state.stopped.clone()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failure_streak_stops_at_its_limit_and_wakes_sleepers() {
+        let streak = Arc::new(FailureStreak::new(3));
+        assert_eq!(streak.failure(|n| format!("{n}")), None);
+        streak.reply();
+        assert_eq!(streak.failure(|n| format!("{n}")), None);
+        assert_eq!(streak.failure(|n| format!("{n}")), None);
+        let sleeper = {
+            let streak = streak.clone();
+            std::thread::spawn(move || {
+                let t0 = std::time::Instant::now();
+                (streak.sleep(Duration::from_secs(30)), t0.elapsed())
+            })
+        };
+        std::thread::sleep(Duration::from_millis(50));
+        assert_eq!(
+            streak.failure(|n| format!("stopped after {n}")).as_deref(),
+            Some("stopped after 3")
+        );
+        let (woken, slept) = sleeper.join().unwrap();
+        assert_eq!(woken.as_deref(), Some("stopped after 3"));
+        assert!(slept < Duration::from_secs(5), "{slept:?}");
+        // A reply after the stop does not undo it; 0 never stops.
+        streak.reply();
+        assert!(streak.stopped().is_some());
+        let never = FailureStreak::new(0);
+        assert!((0..100).all(|_| never.failure(|n| format!("{n}")).is_none()));
+    }
 
     #[test]
     fn backoff_grows_is_capped_and_is_seeded() {

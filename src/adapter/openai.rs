@@ -7,8 +7,10 @@
 //! at most `concurrency` calls in flight, halves that on 429 and grows it back
 //! by one per window of successes. Retries use exponential backoff with
 //! seeded jitter on 429, 5xx, timeouts, dropped connections and malformed or
-//! empty responses; Retry-After is honoured.
+//! empty responses; Retry-After is honoured up to `max_retry_after`. After
+//! `max_consecutive_failures` connection failures in a row the run stops.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
@@ -17,7 +19,7 @@ use serde_json::{Value, json};
 
 use crate::ir::Usage;
 
-use super::{Adapter, AdapterError, AdapterOptions, Request, Response};
+use super::{Adapter, AdapterError, AdapterOptions, FailureStreak, Request, Response};
 
 pub struct OpenAi {
     agent: ureq::Agent,
@@ -37,6 +39,11 @@ pub struct OpenAi {
     max_retries: u32,
     retry_base: Duration,
     retry_max_wait: Duration,
+    max_retry_after: Duration,
+    max_consecutive_failures: u32,
+    streak: FailureStreak,
+    /// Whether the note about a capped Retry-After was printed.
+    capped_noted: AtomicBool,
     limiter: Limiter,
 }
 
@@ -95,6 +102,10 @@ impl OpenAi {
             max_retries: opts.max_retries,
             retry_base: opts.retry_base,
             retry_max_wait: opts.retry_max_wait,
+            max_retry_after: opts.max_retry_after,
+            max_consecutive_failures: opts.max_consecutive_failures,
+            streak: FailureStreak::new(opts.max_consecutive_failures),
+            capped_noted: AtomicBool::new(false),
             limiter: Limiter::new(concurrency),
         })
     }
@@ -156,7 +167,35 @@ impl OpenAi {
                 retry_after,
             });
         }
-        parse_completion(&text).map_err(Failure::Malformed)
+        let response = parse_completion(&text).map_err(Failure::Malformed)?;
+        if response.is_empty_reply() {
+            return Err(Failure::Empty);
+        }
+        Ok(response)
+    }
+
+    /// How long to wait before the next attempt: the backoff, or longer when
+    /// the server asked for it, up to `max_retry_after`.
+    fn retry_wait(&self, item_id: &str, attempt: u32, failure: &Failure) -> Duration {
+        let wait = super::backoff(item_id, attempt, self.retry_base, self.retry_max_wait);
+        let Failure::Status {
+            retry_after: Some(after),
+            ..
+        } = failure
+        else {
+            return wait;
+        };
+        if *after > self.max_retry_after && !self.capped_noted.swap(true, Ordering::Relaxed) {
+            let secs = |d: Duration| (d.as_secs_f64() * 10.0).round() / 10.0;
+            eprintln!(
+                "note: {} asked to wait {} s (Retry-After); waiting at most {} s \
+                 (--max-retry-after)",
+                self.base_url,
+                secs(*after),
+                secs(self.max_retry_after)
+            );
+        }
+        wait.max((*after).min(self.max_retry_after))
     }
 }
 
@@ -193,6 +232,8 @@ impl Adapter for OpenAi {
             "timeout_secs": self.timeout.as_secs_f64(),
             "retry": self.retry,
             "max_retries": self.max_retries,
+            "max_retry_after_secs": self.max_retry_after.as_secs_f64(),
+            "max_consecutive_failures": self.max_consecutive_failures,
         })
     }
 
@@ -207,29 +248,48 @@ impl Adapter for OpenAi {
         loop {
             attempt += 1;
             let permit = self.limiter.acquire();
+            // Checked after the wait for a permit, which may have outlasted the stop.
+            if let Some(stop) = self.streak.stopped() {
+                permit.release(false, false);
+                return Err(AdapterError::Unreachable(stop));
+            }
             let outcome = self.call_once(&body);
             let rate_limited = matches!(outcome, Err(Failure::Status { status: 429, .. }));
             permit.release(outcome.is_ok(), rate_limited);
             let failure = match outcome {
                 Ok(mut response) => {
+                    self.streak.reply();
                     response.attempts = attempt;
                     return Ok(response);
                 }
                 Err(f) => f,
             };
+            let unreachable = match &failure {
+                Failure::Timeout(m) => Some(format!("timed out ({m})")),
+                Failure::Transport(m) => Some(m.clone()),
+                _ => None,
+            };
+            if let Some(reason) = unreachable {
+                let stop = self.streak.failure(|count| {
+                    format!(
+                        "stopped after {count} consecutive connection failures to {}: {reason}",
+                        self.base_url
+                    )
+                });
+                if let Some(stop) = stop {
+                    return Err(AdapterError::Unreachable(stop));
+                }
+            } else if !matches!(failure, Failure::Fatal(_)) {
+                // Anything else came from the server: it is reachable.
+                self.streak.reply();
+            }
             if !failure.retryable() || attempt >= max_attempts {
                 return Err(failure.into_error(attempt));
             }
-            let mut wait =
-                super::backoff(&req.item_id, attempt, self.retry_base, self.retry_max_wait);
-            if let Failure::Status {
-                retry_after: Some(after),
-                ..
-            } = failure
-            {
-                wait = wait.max(after.min(self.retry_max_wait));
+            let wait = self.retry_wait(&req.item_id, attempt, &failure);
+            if let Some(stop) = self.streak.sleep(wait) {
+                return Err(AdapterError::Unreachable(stop));
             }
-            std::thread::sleep(wait);
         }
     }
 }
@@ -245,6 +305,8 @@ enum Failure {
     Timeout(String),
     Transport(String),
     Malformed(String),
+    /// A reply with no content (and no reasoning) at all.
+    Empty,
     Fatal(String),
 }
 
@@ -255,10 +317,13 @@ impl Failure {
             ureq::Error::Io(e) if e.kind() == std::io::ErrorKind::TimedOut => {
                 Failure::Timeout(e.to_string())
             }
-            ureq::Error::Io(_)
-            | ureq::Error::ConnectionFailed
-            | ureq::Error::Protocol(_)
-            | ureq::Error::HostNotFound => Failure::Transport(err.to_string()),
+            ureq::Error::Io(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => {
+                Failure::Transport("connection refused".into())
+            }
+            ureq::Error::HostNotFound => Failure::Transport("host not found".into()),
+            ureq::Error::Io(_) | ureq::Error::ConnectionFailed | ureq::Error::Protocol(_) => {
+                Failure::Transport(err.to_string())
+            }
             ureq::Error::BadUri(_) | ureq::Error::Http(_) | ureq::Error::InvalidProxyUrl => {
                 Failure::Fatal(err.to_string())
             }
@@ -269,7 +334,10 @@ impl Failure {
     fn retryable(&self) -> bool {
         match self {
             Failure::Status { status, .. } => *status == 429 || *status == 408 || *status >= 500,
-            Failure::Timeout(_) | Failure::Transport(_) | Failure::Malformed(_) => true,
+            Failure::Timeout(_)
+            | Failure::Transport(_)
+            | Failure::Malformed(_)
+            | Failure::Empty => true,
             Failure::Fatal(_) => false,
         }
     }
@@ -284,6 +352,7 @@ impl Failure {
             Failure::Timeout(message) => AdapterError::Timeout { message, attempts },
             Failure::Transport(message) => AdapterError::Transport { message, attempts },
             Failure::Malformed(message) => AdapterError::Protocol { message, attempts },
+            Failure::Empty => AdapterError::EmptyReply { attempts },
             Failure::Fatal(message) => AdapterError::Config(message),
         }
     }
@@ -349,11 +418,12 @@ pub fn parse_completion(body: &str) -> Result<Response, String> {
         content_text(message.get("content")).or_else(|| content_text(message.get("refusal")));
     let reasoning = content_text(message.get("reasoning_content"))
         .or_else(|| content_text(message.get("reasoning")));
+    // Null content without reasoning gives "": an empty reply, retried by the caller.
     let text = match (reasoning, content) {
         (Some(r), Some(c)) if !r.trim().is_empty() => format!("<think>{r}</think>\n{c}"),
         (_, Some(c)) => c,
         (Some(r), None) if !r.trim().is_empty() => format!("<think>{r}</think>"),
-        _ => return Err("message content is null".into()),
+        _ => String::new(),
     };
     let usage = value.get("usage").map(|u| Usage {
         prompt_tokens: u.get("prompt_tokens").and_then(Value::as_u64).unwrap_or(0),
@@ -448,7 +518,9 @@ mod tests {
             "<think>think</think>\n42"
         );
         let null = r#"{"choices":[{"message":{"content":null}}]}"#;
-        assert!(parse_completion(null).is_err());
+        assert!(parse_completion(null).unwrap().is_empty_reply());
+        let blank = r#"{"choices":[{"message":{"content":" \n "}}]}"#;
+        assert!(parse_completion(blank).unwrap().is_empty_reply());
         assert!(parse_completion("{not json").is_err());
     }
 
@@ -461,6 +533,31 @@ mod tests {
             Some(Duration::ZERO)
         );
         assert_eq!(parse_retry_after("soon"), None);
+    }
+
+    #[test]
+    fn retry_after_is_kept_up_to_its_cap_not_the_backoff_cap() {
+        let opts = AdapterOptions {
+            model: Some("m".into()),
+            retry_base: Duration::from_millis(1),
+            ..AdapterOptions::default()
+        };
+        let adapter = OpenAi::new(&opts).unwrap();
+        let asked = |secs: u64| Failure::Status {
+            status: 429,
+            body: String::new(),
+            retry_after: Some(Duration::from_secs(secs)),
+        };
+        // 120 s is over the 60 s backoff cap but under the default 300 s.
+        assert_eq!(
+            adapter.retry_wait("x", 1, &asked(120)),
+            Duration::from_secs(120)
+        );
+        assert_eq!(
+            adapter.retry_wait("x", 1, &asked(3600)),
+            Duration::from_secs(300)
+        );
+        assert!(adapter.retry_wait("x", 1, &Failure::Empty) < Duration::from_millis(2));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use anyhow::{Context, bail};
 use chartstress::adapter::{self, AdapterOptions, OracleFn};
 use chartstress::ir::SetName;
 use chartstress::prompt::Strategy;
-use chartstress::run::{RunOptions, run_suite};
+use chartstress::run::{RunError, RunOptions, run_suite};
 
 /// Arguments of `chartstress run` (boxed: the subcommand enum stays small).
 #[derive(Debug, clap::Args)]
@@ -102,6 +102,12 @@ pub struct RunArgs {
     /// Base delay of the exponential backoff between retries, in milliseconds.
     #[arg(long, default_value_t = 500)]
     pub retry_base_ms: u64,
+    /// Longest wait a server's Retry-After header may ask for, in seconds (openai).
+    #[arg(long, default_value_t = 300.0)]
+    pub max_retry_after: f64,
+    /// Stop the run after N connection failures or timeouts in a row (openai; 0: never).
+    #[arg(long, default_value_t = 10)]
+    pub max_consecutive_failures: u32,
 
     // command
     /// Program speaking the JSON-lines protocol, run with `sh -c`.
@@ -170,6 +176,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         retry: !args.no_retry,
         max_retries: args.max_retries,
         retry_base: Duration::from_millis(args.retry_base_ms),
+        max_retry_after: {
+            let s = args.max_retry_after;
+            if !(s.is_finite() && s >= 0.0) {
+                bail!("--max-retry-after must be a number of seconds ≥ 0, got {s}");
+            }
+            Duration::from_secs_f64(s)
+        },
+        max_consecutive_failures: args.max_consecutive_failures,
         cmd: args.cmd.clone(),
         workers: args.workers.max(1),
         oracle_fn: Some(oracle_executor()),
@@ -192,8 +206,33 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         pot_timeout: secs(args.pot_timeout_secs, "--pot-timeout-secs")?,
         progress: !args.no_progress,
     };
-    let summary = run_suite(&args.suite, adapter, &run_opts)
-        .with_context(|| format!("run on {}", args.suite.display()))?;
+    let summary = match run_suite(&args.suite, adapter, &run_opts) {
+        Ok(summary) => summary,
+        // Not unusable input: the server went away. What was answered is kept.
+        Err(RunError::Stopped {
+            message,
+            run_dir,
+            done,
+            errors,
+            selected,
+        }) => {
+            eprintln!("error: {message}");
+            let retry = if errors > 0 {
+                format!(" (add --retry-errors to call the {errors} failed item(s) again)")
+            } else {
+                String::new()
+            };
+            eprintln!(
+                "{}: {done} of {selected} items have a prediction, kept; run the same command \
+                 again once the server is reachable to continue{retry}",
+                run_dir.display()
+            );
+            return Ok(ExitCode::from(1));
+        }
+        Err(err) => {
+            return Err(anyhow::Error::new(err).context(format!("run on {}", args.suite.display())));
+        }
+    };
     eprintln!(
         "{}: {} items — {} already done, {} answered, {} from cache, {} failed now; {} error(s) remain in {:.1}s",
         summary.run_dir.display(),

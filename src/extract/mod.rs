@@ -3,7 +3,8 @@
 //! string the scorer compares against the gold answer.
 //!
 //! Order: reasoning blocks are removed (`<think>…</think>` and similar); then
-//! the last `\boxed{X}`; then the last "The answer is X" / "Answer: X" /
+//! a JSON object reply with an `answer` field (`{"answer": 42}`, also in a
+//! ```` ```json ```` fence or on the last line); then the last `\boxed{X}`; then the last "The answer is X" / "Answer: X" /
 //! "Final answer: X"; otherwise the last non-empty line when it is short,
 //! else the whole remaining text. Markdown emphasis, code ticks, quotes,
 //! surrounding parentheses of a choice letter and trailing periods are stripped.
@@ -26,6 +27,8 @@ static ANSWER_IS: LazyLock<Regex> = LazyLock::new(|| {
 });
 static SENTENCE_END: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"[.!?]\s+[A-Z(]").expect("sentence regex"));
+static FENCE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?s)```[A-Za-z]*[ \t]*\r?\n?(.*?)```").expect("fence regex"));
 static CHOICE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\(?([a-zA-Z])\)$").expect("choice regex"));
 
@@ -120,9 +123,64 @@ pub fn clean(answer: &str) -> String {
     s
 }
 
+/// Keys of a JSON reply that hold the answer, compared without case.
+const JSON_ANSWER_KEYS: [&str; 3] = ["answer", "final_answer", "final answer"];
+
+/// The answer of a JSON object reply: the whole text, the last fenced block,
+/// or the last line, when it is an object with an answer field that is not
+/// null. Models asked for "the answer only" often reply `{"answer": 42}`.
+fn json_answer(text: &str) -> Option<String> {
+    let mut candidates = vec![text.trim()];
+    candidates.extend(
+        FENCE
+            .captures_iter(text)
+            .filter_map(|c| c.get(1))
+            .map(|m| m.as_str().trim())
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev(),
+    );
+    if let Some(last) = text.lines().rev().find(|l| !l.trim().is_empty()) {
+        candidates.push(last.trim());
+    }
+    candidates.into_iter().find_map(|candidate| {
+        if !candidate.starts_with('{') {
+            return None;
+        }
+        let serde_json::Value::Object(map) = serde_json::from_str(candidate).ok()? else {
+            return None;
+        };
+        let value = JSON_ANSWER_KEYS.iter().find_map(|key| {
+            map.iter()
+                .find(|(k, _)| k.trim().eq_ignore_ascii_case(key))
+                .map(|(_, v)| v)
+        })?;
+        json_text(value)
+    })
+}
+
+/// A JSON answer value as answer text; lists are joined like gold lists.
+fn json_text(value: &serde_json::Value) -> Option<String> {
+    use serde_json::Value;
+    match value {
+        Value::Null => None,
+        Value::String(s) => Some(clean(s)),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(if *b { "True" } else { "False" }.to_string()),
+        Value::Array(items) => {
+            let parts: Vec<String> = items.iter().filter_map(json_text).collect();
+            Some(parts.join(", "))
+        }
+        Value::Object(_) => Some(value.to_string()),
+    }
+}
+
 /// The answer the scorer sees.
 pub fn extract(raw: &str) -> String {
     let text = strip_reasoning(raw);
+    if let Some(answer) = json_answer(&text) {
+        return answer;
+    }
     if let Some(boxed) = last_boxed(&text) {
         return clean(&boxed);
     }
@@ -175,6 +233,31 @@ mod tests {
         assert_eq!(extract("-21.3"), "-21.3");
         assert_eq!(extract("Answer: -4"), "-4");
         assert_eq!(extract("- Paris"), "Paris");
+    }
+
+    #[test]
+    fn json_replies() {
+        assert_eq!(extract(r#"{"answer": 42}"#), "42");
+        assert_eq!(extract(r#"{"answer": "France"}"#), "France");
+        assert_eq!(extract("```json\n{\"answer\": \"France\"}\n```"), "France");
+        assert_eq!(
+            extract(
+                "Looking at the bars.\n```json\n{\n  \"reasoning\": \"tallest\",\n  \"Answer\": 12.5\n}\n```\n"
+            ),
+            "12.5"
+        );
+        assert_eq!(
+            extract(
+                "<think>{\"answer\": 1}</think>The asia bar is tallest.\n{\"final_answer\": \"Asia.\"}"
+            ),
+            "Asia"
+        );
+        assert_eq!(extract(r#"{"answer": true}"#), "True");
+        assert_eq!(extract(r#"{"answer": ["Asia", "Europe"]}"#), "Asia, Europe");
+        assert_eq!(extract(r#"{"answer": -3}"#), "-3");
+        // No answer field, or a null one: the usual rules apply.
+        assert_eq!(extract(r#"{"value": 42}"#), r#"{"value": 42}"#);
+        assert_eq!(extract("{\"answer\": null}\nThe answer is 7."), "7");
     }
 
     #[test]

@@ -7,8 +7,13 @@
 //! item never gets two lines. Responses go through a content-addressed cache
 //! (see [`cache`]). A failed call becomes a prediction with `error` set: it is
 //! counted and reported, never dropped and never scored as a wrong answer.
+//! Only complete suites (with `suite.json`) are run, and a run folder is
+//! locked for the whole run ([`lock`]) so two runs never share one file. A
+//! run whose server cannot be reached stops early ([`RunError::Stopped`]),
+//! keeping what it wrote.
 
 pub mod cache;
+pub mod lock;
 pub mod suite_files;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -20,7 +25,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 
 use crate::adapter::{Adapter, AdapterError, Request, Response, RunContext};
-use crate::ir::suite::RUNS_DIR;
+use crate::ir::suite::{RUNS_DIR, SUITE_MANIFEST};
 use crate::ir::{Item, Prediction, SetName};
 use crate::prompt::{PromptError, Prompter, Strategy};
 
@@ -44,6 +49,24 @@ pub enum RunError {
     Adapter(#[from] AdapterError),
     #[error("{0}")]
     Config(String),
+    #[error(
+        "run folder {run_dir} is in use by another chartstress run ({}); wait for it to \
+         finish or choose another --name",
+        pid.map_or("pid unknown".to_string(), |p| format!("pid {p}"))
+    )]
+    Locked { run_dir: String, pid: Option<u32> },
+    /// The run gave up early (the model server is unreachable); every
+    /// prediction written before is kept and a rerun continues.
+    #[error("{message}")]
+    Stopped {
+        message: String,
+        run_dir: PathBuf,
+        /// Selected items with a prediction (answer or error) on disk.
+        done: usize,
+        /// Of those, predictions that are errors (called again with `retry_errors`).
+        errors: usize,
+        selected: usize,
+    },
 }
 
 impl RunError {
@@ -241,6 +264,27 @@ fn write_json(path: &Path, value: &serde_json::Value) -> Result<(), RunError> {
     Ok(())
 }
 
+/// A suite is complete once `generate` has written `suite.json`, which it
+/// does last: a folder with items but no readable manifest was left by a
+/// stopped `generate` and may lack items, images or charts.
+fn check_suite_complete(suite: &Path) -> Result<(), RunError> {
+    let path = suite.join(SUITE_MANIFEST);
+    let problem = match std::fs::read(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => "has no suite.json".to_string(),
+        Err(e) => format!("has an unreadable suite.json ({e})"),
+        Ok(bytes) => match serde_json::from_slice::<serde_json::Value>(&bytes) {
+            Ok(serde_json::Value::Object(_)) => return Ok(()),
+            Ok(_) => "has a suite.json that is not a JSON object".to_string(),
+            Err(e) => format!("has an incomplete suite.json ({e})"),
+        },
+    };
+    Err(RunError::Config(format!(
+        "{} is not a complete suite: it {problem}. `chartstress generate` writes suite.json \
+         last, so the generation that made this folder did not finish; generate the suite again",
+        suite.display()
+    )))
+}
+
 /// The id of the original item an item belongs to (its own id for originals).
 fn pair_root(item: &Item) -> &str {
     item.origin.as_deref().unwrap_or(&item.id)
@@ -286,6 +330,7 @@ pub fn run_suite(
             "run name `{name}` must be a plain folder name"
         )));
     }
+    check_suite_complete(suite)?;
     let items = suite_files::read_items(suite)?;
     let sample = opts.pairs.map(|n| paired_sample(&items, n));
     let mut seen = HashSet::new();
@@ -311,6 +356,8 @@ pub fn run_suite(
 
     let run_dir = suite.join(RUNS_DIR).join(&name);
     std::fs::create_dir_all(&run_dir).map_err(|e| RunError::io(&run_dir, e))?;
+    // Before anything reads or repairs the predictions another run may be appending to.
+    let _lock = lock::acquire(&run_dir)?;
     let predictions_path = run_dir.join(PREDICTIONS_FILE);
     repair_tail(&predictions_path)?;
     let mut existing = if predictions_path.exists() {
@@ -467,6 +514,7 @@ pub fn run_suite(
     let mut new_errors = 0;
     let mut write_error = None;
     let mut fatal = None;
+    let mut stopped = None;
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let tx = tx.clone();
@@ -500,6 +548,12 @@ pub fn run_suite(
         for outcome in rx {
             let prediction = match outcome {
                 Ok(p) => p,
+                Err(AdapterError::Unreachable(message)) => {
+                    // Items cut short by the stop get no line: a rerun calls them again.
+                    stopped.get_or_insert(message);
+                    stop();
+                    continue;
+                }
                 Err(e) => {
                     // A configuration problem fails every item: stop handing out work.
                     fatal.get_or_insert(e);
@@ -542,6 +596,40 @@ pub fn run_suite(
         return Err(RunError::Adapter(err));
     }
     drop(file);
+    if let Some(message) = stopped {
+        let kept: Vec<Prediction> = read_predictions(&predictions_path)?
+            .into_iter()
+            .filter(|p| order.contains_key(&p.id))
+            .collect();
+        let (done, errors) = (kept.len(), kept.iter().filter(|p| p.is_error()).count());
+        write_json(
+            &run_dir.join(RUN_FILE),
+            &run_info(
+                "stopped",
+                Some(chrono::Utc::now().to_rfc3339()),
+                json!({
+                    "selected": selected.len(),
+                    "predictions": done,
+                    "errors": errors,
+                    "stop_reason": message,
+                    "this_invocation": {
+                        "skipped": skipped,
+                        "called": called,
+                        "cached": cached_count,
+                        "errors": new_errors,
+                        "elapsed_secs": started_at.elapsed().as_secs_f64(),
+                    },
+                }),
+            ),
+        )?;
+        return Err(RunError::Stopped {
+            message,
+            run_dir,
+            done,
+            errors,
+            selected: selected.len(),
+        });
+    }
 
     // Finished: store the predictions in suite order so reruns give the same file.
     let mut all = read_predictions(&predictions_path)?;
@@ -692,7 +780,11 @@ fn answer_one(
         item: item.clone(),
     };
     let key = cache.map(|_| cache::key(adapter, &request, opts.cache_tag.as_deref()));
-    let hit = cache.zip(key.as_deref()).and_then(|(c, k)| c.get(k));
+    // An empty reply cached by an older version is no answer: call again.
+    let hit = cache
+        .zip(key.as_deref())
+        .and_then(|(c, k)| c.get(k))
+        .filter(|entry| !entry.response.is_empty_reply());
     let (response, latency_ms, cached): (Response, f64, bool) = match hit {
         Some(entry) => (entry.response, entry.latency_ms, true),
         None => {
@@ -700,6 +792,20 @@ fn answer_one(
             let outcome = adapter.answer(&request);
             let latency_ms = t0.elapsed().as_secs_f64() * 1000.0;
             match outcome {
+                // Adapters retry empty replies themselves; this keeps any
+                // adapter's empty reply out of the answers and the cache.
+                Ok(response) if response.is_empty_reply() => {
+                    let err = AdapterError::EmptyReply {
+                        attempts: response.attempts.max(1),
+                    };
+                    return Ok(error_prediction(
+                        &item.id,
+                        err.kind(),
+                        &err.to_string(),
+                        err.attempts(),
+                        latency_ms,
+                    ));
+                }
                 Ok(response) => {
                     if let (Some(c), Some(k)) = (cache, key.as_deref()) {
                         // A cache that cannot be written only costs a repeated call later.
@@ -707,7 +813,11 @@ fn answer_one(
                     }
                     (response, latency_ms, false)
                 }
-                Err(e @ (AdapterError::Config(_) | AdapterError::ToolMissing { .. })) => {
+                Err(
+                    e @ (AdapterError::Config(_)
+                    | AdapterError::ToolMissing { .. }
+                    | AdapterError::Unreachable(_)),
+                ) => {
                     return Err(e);
                 }
                 Err(e) => {
