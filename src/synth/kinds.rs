@@ -6,6 +6,7 @@ use super::measures::{CATEGORY_MEASURES, COMPOSITIONS, Measure, PAIRS, TREND_MEA
 use super::names::{self, Entity};
 use super::values::{Printed, Trend, add_outlier, number_column, round_to, shares};
 use crate::ir::{Cell, Column, ColumnType, NumberFormat, Table, TableMeta};
+use crate::table::clean::capitalized;
 use crate::table::format_value;
 use fake::Fake;
 use fake::faker::company::en::CompanyName;
@@ -54,14 +55,6 @@ fn source(rng: &mut SynthRng) -> String {
         }
         _ => "National statistics office (synthetic)".to_string(),
     }
-}
-
-fn capitalized(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }
 
 fn with_unit(label: &str, unit: &str) -> String {

@@ -39,6 +39,15 @@ pub fn clean_text(raw: &str, max_chars: usize) -> (String, Cleaned) {
     (out, done)
 }
 
+/// The text with its first letter in upper case ("mean of …" → "Mean of …").
+pub fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 /// Counts of cleaned cells in one file, for the note to its owner.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct CleanCounts {

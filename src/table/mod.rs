@@ -83,7 +83,7 @@ pub fn load_table(path: &Path) -> Result<Table, TableError> {
         let caption = shaped.captions.join("; ");
         table.meta.title = Some(match table.meta.title.take() {
             Some(title) => format!("{title} ({caption})"),
-            None => capitalized(&caption),
+            None => clean::capitalized(&caption),
         });
         table.meta.notes.push(format!("charted: {caption}"));
     }
@@ -91,14 +91,6 @@ pub fn load_table(path: &Path) -> Result<Table, TableError> {
     table.meta.notes.extend(raw.cleaned.notes());
     table.source_path = Some(path.to_string_lossy().into_owned());
     Ok(table)
-}
-
-fn capitalized(s: &str) -> String {
-    let mut chars = s.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }
 
 /// The table files an input names: the file itself, or every `.csv`/`.tsv`/

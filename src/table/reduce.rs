@@ -23,6 +23,24 @@ pub enum Summary {
 }
 
 impl Summary {
+    /// The summary of some values as a cell printed with `decimals`; none
+    /// (or an overflow) is a missing cell.
+    fn cell(self, values: &[f64], decimals: u8) -> Cell {
+        if values.is_empty() {
+            return Cell::Missing;
+        }
+        let total: f64 = values.iter().sum();
+        let v = match self {
+            Summary::Total => total,
+            Summary::Mean => total / values.len() as f64,
+        };
+        if v.is_finite() {
+            Cell::Number(round_f64(v, decimals))
+        } else {
+            Cell::Missing
+        }
+    }
+
     pub fn of(additive: Option<bool>) -> Summary {
         if additive == Some(true) {
             Summary::Total
@@ -68,19 +86,7 @@ pub fn group_rows(table: &Table, summary: Summary, key: impl Fn(&Cell) -> Cell) 
                         .iter()
                         .filter_map(|&r| col.cells.get(r).and_then(Cell::as_f64))
                         .collect();
-                    if values.is_empty() {
-                        return Cell::Missing;
-                    }
-                    let total: f64 = values.iter().sum();
-                    let v = match summary {
-                        Summary::Total => total,
-                        Summary::Mean => total / values.len() as f64,
-                    };
-                    if v.is_finite() {
-                        Cell::Number(round_f64(v, decimals))
-                    } else {
-                        Cell::Missing
-                    }
+                    summary.cell(&values, decimals)
                 })
                 .collect();
             Column {
@@ -392,24 +398,7 @@ pub fn summarize_pairs(
         Summary::Mean => (format.decimals + 1).min(3),
         Summary::Total => format.decimals,
     };
-    let summarized = members
-        .iter()
-        .map(|v| {
-            if v.is_empty() {
-                return Cell::Missing;
-            }
-            let total: f64 = v.iter().sum();
-            let x = match summary {
-                Summary::Total => total,
-                Summary::Mean => total / v.len() as f64,
-            };
-            if x.is_finite() {
-                Cell::Number(round_f64(x, decimals))
-            } else {
-                Cell::Missing
-            }
-        })
-        .collect();
+    let summarized = members.iter().map(|v| summary.cell(v, decimals)).collect();
     let pick = |col: Column| Column {
         cells: firsts.iter().map(|&r| col.cells[r].clone()).collect(),
         ..col
