@@ -150,34 +150,33 @@ fn index_column(col: &RawColumn, lines: &[u64], file: &str) -> Result<Column, Ta
     if col.present().next().is_none() {
         return Err(all_missing_error(file, col));
     }
-    let (ctype, cells, format) = if col.present().all(|c| parse_year(c).is_some()) {
+    // Time readings in order of preference; the loose ones only under a
+    // header that names time (elsewhere `1700.0` and `19580329` are numbers).
+    type Parse = fn(&str) -> Option<Cell>;
+    let times: [(bool, Parse, ColumnType); 4] = [
+        (true, |c| parse_year(c).map(Cell::Year), ColumnType::Year),
+        (
+            name_means_year(col.name),
+            |c| parse_whole_year(c).map(Cell::Year),
+            ColumnType::Year,
+        ),
+        (true, |c| parse_date(c).map(Cell::Date), ColumnType::Date),
+        (
+            name_means_time(col.name),
+            |c| parse_compact_date(c).map(Cell::Date),
+            ColumnType::Date,
+        ),
+    ];
+    let time = times
+        .iter()
+        .find(|(applies, parse, _)| *applies && col.present().all(|c| parse(c).is_some()));
+    let (ctype, cells, format) = if let Some((_, parse, ctype)) = time {
         let cells = col
             .cells
             .iter()
-            .map(|c| parse_year(c).map_or(Cell::Missing, Cell::Year))
+            .map(|c| parse(c).unwrap_or(Cell::Missing))
             .collect();
-        (ColumnType::Year, cells, NumberFormat::default())
-    } else if name_means_year(col.name) && col.present().all(|c| parse_whole_year(c).is_some()) {
-        let cells = col
-            .cells
-            .iter()
-            .map(|c| parse_whole_year(c).map_or(Cell::Missing, Cell::Year))
-            .collect();
-        (ColumnType::Year, cells, NumberFormat::default())
-    } else if col.present().all(|c| parse_date(c).is_some()) {
-        let cells = col
-            .cells
-            .iter()
-            .map(|c| parse_date(c).map_or(Cell::Missing, Cell::Date))
-            .collect();
-        (ColumnType::Date, cells, NumberFormat::default())
-    } else if name_means_time(col.name) && col.present().all(|c| parse_compact_date(c).is_some()) {
-        let cells = col
-            .cells
-            .iter()
-            .map(|c| parse_compact_date(c).map_or(Cell::Missing, Cell::Date))
-            .collect();
-        (ColumnType::Date, cells, NumberFormat::default())
+        (*ctype, cells, NumberFormat::default())
     } else if let Some((cells, format)) = col
         .present()
         .all(|c| parse_number(c).is_some())
