@@ -55,27 +55,24 @@ pub(crate) struct Profile {
     pub key_like: bool,
 }
 
-/// Header words that name a unit of time.
-const TIME_WORDS: [&str; 19] = [
+/// Header words that name a point or unit on a calendar: the last word of a
+/// time header ("Fiscal year", "report date", `forecastYear`).
+const CALENDAR_WORDS: [&str; 10] = [
     "year",
-    "years",
     "yr",
     "fy",
     "date",
-    "dates",
-    "time",
     "month",
-    "months",
     "day",
-    "days",
     "week",
-    "weeks",
     "quarter",
-    "quarters",
-    "period",
     "hour",
-    "hours",
     "timestamp",
+];
+/// Words that name a time axis only as the whole header: after another word
+/// they name a duration that is measured ("Reaction time", "Sick days").
+const TIME_ALONE_WORDS: [&str; 9] = [
+    "time", "period", "years", "months", "weeks", "days", "hours", "dates", "quarters",
 ];
 /// Header words of columns that locate or code rows rather than measure them.
 const CODE_WORDS: [&str; 10] = [
@@ -129,8 +126,13 @@ fn words(name: &str) -> Vec<String> {
 pub(crate) fn name_means_time(name: &str) -> bool {
     let bare = name.split('(').next().unwrap_or(name);
     let w = words(bare);
-    let n = w.len();
-    n > 0 && TIME_WORDS.contains(&w[n - 1].as_str()) && (n < 2 || w[n - 2] != "per")
+    match w.as_slice() {
+        [] => false,
+        [only] => {
+            CALENDAR_WORDS.contains(&only.as_str()) || TIME_ALONE_WORDS.contains(&only.as_str())
+        }
+        [.., before, last] => CALENDAR_WORDS.contains(&last.as_str()) && before != "per",
+    }
 }
 
 fn is_code_name(name: &str) -> bool {

@@ -291,4 +291,9 @@ fn names_that_say_time_or_codes() {
     assert!(!name_means_time("Life expectancy (years)"));
     assert!(!name_means_time("Hours worked per week"));
     assert!(!name_means_time("Daylight"));
+    // Durations are measures, not time axes.
+    assert!(!name_means_time("Quarter-mile time (s)"));
+    assert!(!name_means_time("Sick days"));
+    assert!(name_means_time("time"));
+    assert!(name_means_time("Fiscal year"));
 }
