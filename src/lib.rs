@@ -23,6 +23,8 @@ pub mod realize;
 pub mod perturb;
 pub mod suite;
 
+pub mod secrets;
+
 pub mod adapter;
 pub mod extract;
 pub mod prompt;

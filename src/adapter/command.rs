@@ -12,7 +12,7 @@
 use std::fs::OpenOptions;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Stdio};
+use std::process::{Child, ChildStderr, ChildStdin, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Condvar, Mutex, OnceLock};
@@ -22,6 +22,7 @@ use base64::Engine;
 use serde::{Deserialize, Serialize};
 
 use crate::ir::{Turn, Usage};
+use crate::secrets::{self, Secrets};
 
 use super::{Adapter, AdapterError, AdapterOptions, Request, Response, RunContext};
 
@@ -57,6 +58,9 @@ pub struct WireResponse {
 
 pub struct Command {
     cmd: String,
+    /// The command line as settings and messages show it: secrets redacted.
+    shown_cmd: String,
+    secrets: Secrets,
     workers: usize,
     timeout: Duration,
     max_retries: u32,
@@ -144,6 +148,8 @@ impl Command {
             })?;
         let workers = opts.workers.max(1);
         Ok(Command {
+            shown_cmd: secrets::redact_command(&cmd),
+            secrets: super::option_secrets(opts),
             cmd,
             workers,
             timeout: opts.timeout,
@@ -157,7 +163,7 @@ impl Command {
     }
 
     fn spawn(&self, index: usize) -> Result<Worker, AdapterError> {
-        let stderr = match self.log_dir.get() {
+        let log: Box<dyn Write + Send> = match self.log_dir.get() {
             Some(dir) => {
                 let path = dir.join(format!("worker-{index}.stderr.log"));
                 let file = OpenOptions::new()
@@ -167,9 +173,9 @@ impl Command {
                     .map_err(|e| {
                         AdapterError::Config(format!("cannot open {}: {e}", path.display()))
                     })?;
-                Stdio::from(file)
+                Box::new(file)
             }
-            None => Stdio::inherit(),
+            None => Box::new(std::io::stderr()),
         };
         let mut command = std::process::Command::new("sh");
         command.arg("-c").arg(&self.cmd);
@@ -178,9 +184,9 @@ impl Command {
         let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(stderr)
+            .stderr(Stdio::piped())
             .spawn()
-            .map_err(|e| AdapterError::Config(format!("cannot start `{}`: {e}", self.cmd)))?;
+            .map_err(|e| AdapterError::Config(format!("cannot start `{}`: {e}", self.shown_cmd)))?;
         #[cfg(unix)]
         let watchdog = match spawn_watchdog(child.id()) {
             Ok(w) => Some(w),
@@ -188,12 +194,17 @@ impl Command {
                 kill_group(&mut child);
                 return Err(AdapterError::Config(format!(
                     "cannot start the watchdog of `{}`: {e}",
-                    self.cmd
+                    self.shown_cmd
                 )));
             }
         };
         #[cfg(not(unix))]
         let watchdog = None;
+        copy_redacted(
+            child.stderr.take().expect("piped stderr"),
+            log,
+            self.secrets.clone(),
+        );
         let stdout = child.stdout.take().expect("piped stdout");
         let (tx, rx) = channel();
         std::thread::spawn(move || {
@@ -286,6 +297,26 @@ impl Command {
 
 /// Kills the worker and anything it started (it runs in its own process group,
 /// so a `sh -c` wrapper does not leave its model process behind).
+/// Copies a worker's stderr to its log line by line with secrets removed: a
+/// program that prints its environment or its request headers leaks nothing.
+fn copy_redacted(stderr: ChildStderr, mut log: Box<dyn Write + Send>, secrets: Secrets) {
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).split(b'\n') {
+            let Ok(line) = line else { return };
+            let text = String::from_utf8_lossy(&line);
+            let mut text = secrets.redact(&text).into_owned();
+            text.push('\n');
+            if log
+                .write_all(text.as_bytes())
+                .and_then(|_| log.flush())
+                .is_err()
+            {
+                return;
+            }
+        }
+    });
+}
+
 fn kill_group(child: &mut Child) {
     #[cfg(unix)]
     {
@@ -322,7 +353,7 @@ impl Adapter for Command {
     fn settings(&self) -> serde_json::Value {
         serde_json::json!({
             "adapter": "command",
-            "cmd": self.cmd,
+            "cmd": self.shown_cmd,
             "workers": self.workers,
             "timeout_secs": self.timeout.as_secs_f64(),
             "max_retries": self.max_retries,
@@ -331,6 +362,10 @@ impl Adapter for Command {
 
     fn concurrency(&self) -> usize {
         self.workers
+    }
+
+    fn secrets(&self) -> Secrets {
+        self.secrets.clone()
     }
 
     fn start(&self, ctx: &RunContext) -> Result<(), AdapterError> {
@@ -412,7 +447,7 @@ impl Adapter for Command {
                     if let Some(code @ (126 | 127)) = status.and_then(|s| s.code()) {
                         return Err(AdapterError::Config(format!(
                             "`{}` could not be run (exit status {code}); see worker-{index}.stderr.log",
-                            self.cmd
+                            self.shown_cmd
                         )));
                     }
                     if !self.answered_any.load(Ordering::Relaxed) {
@@ -421,7 +456,7 @@ impl Adapter for Command {
                             return Err(AdapterError::Config(format!(
                                 "`{}` failed {deaths} times without answering any request ({err}); \
                                  see the worker-K.stderr.log files",
-                                self.cmd
+                                self.shown_cmd
                             )));
                         }
                     }

@@ -18,6 +18,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 use crate::ir::{Item, QuestionType, Turn, Usage};
+use crate::secrets::{self, Secrets};
 
 pub use oracle::OracleFn;
 
@@ -153,6 +154,11 @@ pub trait Adapter: Send + Sync {
     fn settings(&self) -> serde_json::Value {
         serde_json::json!({ "adapter": self.name() })
     }
+    /// The secret values this adapter was given, and those of the
+    /// environment: the run engine removes them from everything it writes.
+    fn secrets(&self) -> Secrets {
+        Secrets::default().with_environment([])
+    }
     /// Requests the run engine keeps in flight at once.
     fn concurrency(&self) -> usize {
         1
@@ -281,15 +287,30 @@ impl Default for AdapterOptions {
 impl std::fmt::Debug for AdapterOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AdapterOptions")
-            .field("base_url", &self.base_url)
+            .field("base_url", &secrets::redact_url(&self.base_url))
             .field("model", &self.model)
             .field("api_key_env", &self.api_key_env)
             .field("concurrency", &self.concurrency)
-            .field("cmd", &self.cmd)
+            .field("cmd", &self.cmd.as_deref().map(secrets::redact_command))
             .field("workers", &self.workers)
             .field("oracle_fn", &self.oracle_fn.is_some())
             .finish_non_exhaustive()
     }
+}
+
+/// Every secret of these options (the API key, credentials in the base URL,
+/// auth fields of the extra JSON, secrets on the command line) and of the
+/// environment.
+pub fn option_secrets(opts: &AdapterOptions) -> Secrets {
+    let mut values: Vec<String> = std::env::var(&opts.api_key_env).ok().into_iter().collect();
+    values.extend(secrets::url_secrets(&opts.base_url));
+    if let Some(extra) = &opts.extra_json {
+        values.extend(secrets::json_secrets(extra));
+    }
+    if let Some(cmd) = &opts.cmd {
+        values.extend(secrets::command_secrets(cmd));
+    }
+    Secrets::default().with_environment(values)
 }
 
 /// Names accepted by [`build`].

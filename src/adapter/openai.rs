@@ -18,6 +18,7 @@ use base64::Engine;
 use serde_json::{Value, json};
 
 use crate::ir::Usage;
+use crate::secrets::{self, Secrets};
 
 use super::{Adapter, AdapterError, AdapterOptions, FailureStreak, Request, Response};
 
@@ -25,10 +26,15 @@ pub struct OpenAi {
     agent: ureq::Agent,
     url: String,
     base_url: String,
+    /// The base URL as settings and messages show it: credentials redacted.
+    shown_url: String,
     model: String,
     /// Read from the environment at build time; never serialized or logged.
     api_key: Option<String>,
+    /// The `Authorization` header: the key, else the base URL's user info.
+    authorization: Option<String>,
     api_key_env: String,
+    secrets: Secrets,
     temperature: f64,
     max_tokens: Option<u32>,
     seed: Option<u64>,
@@ -56,14 +62,11 @@ impl OpenAi {
         let base_url = opts.base_url.trim().trim_end_matches('/').to_string();
         if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
             return Err(AdapterError::Config(format!(
-                "--base-url must start with http:// or https://, got `{base_url}`"
+                "--base-url must start with http:// or https://, got `{}`",
+                secrets::redact_url(&base_url)
             )));
         }
-        let url = if base_url.ends_with("/chat/completions") {
-            base_url.clone()
-        } else {
-            format!("{base_url}/chat/completions")
-        };
+        let (url, basic_auth) = endpoint(&base_url);
         let extra_json = match &opts.extra_json {
             None => None,
             Some(Value::Object(map)) => Some(map.clone()),
@@ -85,13 +88,24 @@ impl OpenAi {
         let api_key = std::env::var(&opts.api_key_env)
             .ok()
             .filter(|k| !k.trim().is_empty());
+        let authorization = match (&api_key, basic_auth) {
+            (Some(key), _) => Some(format!("Bearer {key}")),
+            (None, Some(user_password)) => Some(format!(
+                "Basic {}",
+                base64::engine::general_purpose::STANDARD.encode(user_password)
+            )),
+            (None, None) => None,
+        };
         Ok(OpenAi {
             agent,
             url,
+            shown_url: secrets::redact_url(&base_url),
             base_url,
             model,
             api_key,
+            authorization,
             api_key_env: opts.api_key_env.clone(),
+            secrets: super::option_secrets(opts),
             temperature: opts.temperature,
             max_tokens: opts.max_tokens,
             seed: opts.seed,
@@ -144,8 +158,8 @@ impl OpenAi {
             .agent
             .post(&self.url)
             .header("Content-Type", "application/json");
-        if let Some(key) = &self.api_key {
-            request = request.header("Authorization", format!("Bearer {key}"));
+        if let Some(authorization) = &self.authorization {
+            request = request.header("Authorization", authorization);
         }
         let mut response = request.send(body).map_err(Failure::from_ureq)?;
         let status = response.status().as_u16();
@@ -160,6 +174,9 @@ impl OpenAi {
             .limit(64 * 1024 * 1024)
             .read_to_string()
             .map_err(Failure::from_ureq)?;
+        // Before anything cuts it: a server may echo the key, and a cut key
+        // would no longer be found.
+        let text = self.secrets.redact(&text).into_owned();
         if status != 200 {
             return Err(Failure::Status {
                 status,
@@ -190,7 +207,7 @@ impl OpenAi {
             eprintln!(
                 "note: {} asked to wait {} s (Retry-After); waiting at most {} s \
                  (--max-retry-after)",
-                self.base_url,
+                self.shown_url,
                 secs(*after),
                 secs(self.max_retry_after)
             );
@@ -220,14 +237,14 @@ impl Adapter for OpenAi {
     fn settings(&self) -> Value {
         json!({
             "adapter": "openai",
-            "base_url": self.base_url,
+            "base_url": self.shown_url,
             "model": self.model,
             "api_key_env": self.api_key_env,
             "api_key_set": self.api_key.is_some(),
             "temperature": self.temperature,
             "max_tokens": self.max_tokens,
             "seed": self.seed,
-            "extra_json": self.extra_json,
+            "extra_json": self.extra_json.clone().map(|m| secrets::redact_json_fields(&Value::Object(m))),
             "concurrency": self.concurrency,
             "timeout_secs": self.timeout.as_secs_f64(),
             "retry": self.retry,
@@ -239,6 +256,10 @@ impl Adapter for OpenAi {
 
     fn concurrency(&self) -> usize {
         self.concurrency
+    }
+
+    fn secrets(&self) -> Secrets {
+        self.secrets.clone()
     }
 
     fn answer(&self, req: &Request) -> Result<Response, AdapterError> {
@@ -273,7 +294,7 @@ impl Adapter for OpenAi {
                 let stop = self.streak.failure(|count| {
                     format!(
                         "stopped after {count} consecutive connection failures to {}: {reason}",
-                        self.base_url
+                        self.shown_url
                     )
                 });
                 if let Some(stop) = stop {
@@ -356,6 +377,32 @@ impl Failure {
             Failure::Fatal(message) => AdapterError::Config(message),
         }
     }
+}
+
+/// The chat-completions URL of a base URL (its query kept after the path,
+/// its user info taken out) and the decoded `user:password` of that user info.
+fn endpoint(base_url: &str) -> (String, Option<String>) {
+    let Some(parts) = secrets::url_parts(base_url) else {
+        return (format!("{base_url}/chat/completions"), None);
+    };
+    let path = parts.rest.trim_end_matches('/');
+    let mut url = format!("{}{path}", parts.head);
+    if !path.ends_with("/chat/completions") {
+        url.push_str("/chat/completions");
+    }
+    if let Some(query) = parts.query {
+        url.push('?');
+        url.push_str(query);
+    }
+    let user_password = parts.userinfo.map(|info| {
+        let (user, password) = info.split_once(':').unwrap_or((info, ""));
+        format!(
+            "{}:{}",
+            secrets::percent_decoded(user),
+            secrets::percent_decoded(password)
+        )
+    });
+    (url, user_password)
 }
 
 /// Seconds (`"3"`, `"1.5"`) or an HTTP date.
@@ -503,6 +550,28 @@ impl Permit<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn endpoints_keep_the_query_and_take_out_the_user_info() {
+        assert_eq!(
+            endpoint("http://h:8000/v1"),
+            ("http://h:8000/v1/chat/completions".into(), None)
+        );
+        assert_eq!(
+            endpoint("https://h/openai/deployments/d?api-version=2024-06-01"),
+            (
+                "https://h/openai/deployments/d/chat/completions?api-version=2024-06-01".into(),
+                None
+            )
+        );
+        assert_eq!(
+            endpoint("http://al%40x:p%3Aw@h/v1/chat/completions"),
+            (
+                "http://h/v1/chat/completions".into(),
+                Some("al@x:p:w".into())
+            )
+        );
+    }
 
     #[test]
     fn content_shapes_are_handled() {

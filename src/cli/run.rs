@@ -11,6 +11,7 @@ use chartstress::adapter::{self, AdapterOptions, OracleFn};
 use chartstress::ir::SetName;
 use chartstress::prompt::Strategy;
 use chartstress::run::{RunError, RunOptions, run_suite};
+use chartstress::secrets::Secrets;
 
 /// Arguments of `chartstress run` (boxed: the subcommand enum stays small).
 #[derive(Debug, clap::Args)]
@@ -134,6 +135,23 @@ pub fn oracle_executor() -> OracleFn {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let args = *args.inner;
+    // Known before anything can fail: no message may show a secret either.
+    let extra_json = args
+        .extra_json
+        .as_deref()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(t).ok());
+    let secrets = adapter::option_secrets(&AdapterOptions {
+        base_url: args.base_url.clone(),
+        api_key_env: args.api_key_env.clone(),
+        extra_json,
+        cmd: args.cmd.clone(),
+        ..AdapterOptions::default()
+    });
+    run_with(args, &secrets)
+        .map_err(|err| anyhow::anyhow!("{}", secrets.redact(&format!("{err:#}"))))
+}
+
+fn run_with(args: RunArgs, secrets: &Secrets) -> anyhow::Result<ExitCode> {
     if !args.suite.join("items.jsonl").is_file() {
         bail!(
             "{} is not a suite folder (no items.jsonl)",
@@ -153,7 +171,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let extra_json = match &args.extra_json {
         Some(text) => Some(
             serde_json::from_str::<serde_json::Value>(text)
-                .with_context(|| format!("--extra-json is not valid JSON: {text}"))?,
+                // Not the text itself: it may hold a key.
+                .map_err(|e| anyhow::anyhow!("--extra-json is not valid JSON: {e}"))?,
         ),
         None => None,
     };
@@ -216,7 +235,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             errors,
             selected,
         }) => {
-            eprintln!("error: {message}");
+            eprintln!("error: {}", secrets.redact(&message));
             let retry = if errors > 0 {
                 format!(" (add --retry-errors to call the {errors} failed item(s) again)")
             } else {

@@ -132,6 +132,11 @@ pub fn read_run(suite: &Path, run: &str) -> Result<RunData, ReportError> {
         }),
         Err(_) => serde_json::Value::Null,
     };
+    // A run written by an older version may hold a secret in its settings.
+    let mut info = crate::secrets::redact_json_fields(&info);
+    crate::secrets::Secrets::default()
+        .with_environment([])
+        .redact_json(&mut info);
     Ok(RunData {
         predictions,
         info,

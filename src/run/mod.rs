@@ -28,6 +28,7 @@ use crate::adapter::{Adapter, AdapterError, Request, Response, RunContext};
 use crate::ir::suite::{RUNS_DIR, SUITE_MANIFEST};
 use crate::ir::{Item, Prediction, SetName};
 use crate::prompt::{PromptError, Prompter, Strategy};
+use crate::secrets::Secrets;
 
 pub const PREDICTIONS_FILE: &str = "predictions.jsonl";
 pub const RUN_FILE: &str = "run.json";
@@ -445,13 +446,15 @@ pub fn run_suite(
         None
     };
 
+    // Removed from every line and file this run writes.
+    let secrets = adapter.secrets();
     let first_started = previous
         .as_ref()
         .and_then(|v| v.get("first_started").and_then(|s| s.as_str()))
         .map(str::to_string)
         .unwrap_or_else(|| started.clone());
     let run_info = |status: &str, ended: Option<String>, counts: serde_json::Value| {
-        json!({
+        let mut info = json!({
             "name": name,
             "status": status,
             "tool_version": crate::VERSION,
@@ -474,7 +477,9 @@ pub fn run_suite(
             "started": started,
             "ended": ended,
             "counts": counts,
-        })
+        });
+        secrets.redact_json(&mut info);
+        info
     };
     write_json(
         &run_dir.join(RUN_FILE),
@@ -518,19 +523,27 @@ pub fn run_suite(
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let tx = tx.clone();
-            let (queue, adapter, images, cache) = (&queue, &adapter, &images, &cache);
+            let (queue, adapter, images, cache, secrets) =
+                (&queue, &adapter, &images, &cache, &secrets);
             scope.spawn(move || {
                 loop {
                     let job = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
                     let Some(job) = job else { break };
                     let hash = job.hash.clone();
-                    let prediction =
-                        answer_one(suite, adapter.as_ref(), cache.as_ref(), images, job, opts).map(
-                            |p| Prediction {
-                                item_hash: Some(hash),
-                                ..p
-                            },
-                        );
+                    let prediction = answer_one(
+                        suite,
+                        adapter.as_ref(),
+                        cache.as_ref(),
+                        images,
+                        job,
+                        opts,
+                        secrets,
+                    )
+                    .map(|p| Prediction {
+                        item_hash: Some(hash),
+                        ..redacted(p, secrets)
+                    })
+                    .map_err(|e| redacted_error(e, secrets));
                     if tx.send(prediction).is_err() {
                         break;
                     }
@@ -751,6 +764,27 @@ fn error_prediction(
     }
 }
 
+/// The prediction with every secret removed from what a model or server said.
+fn redacted(prediction: Prediction, secrets: &Secrets) -> Prediction {
+    let clean = |text: &str| secrets.redact(text).into_owned();
+    Prediction {
+        raw: clean(&prediction.raw),
+        answer: clean(&prediction.answer),
+        error: prediction.error.as_deref().map(clean),
+        ..prediction
+    }
+}
+
+/// An error that stops the run, with every secret removed from its message.
+fn redacted_error(error: AdapterError, secrets: &Secrets) -> AdapterError {
+    match error {
+        AdapterError::Unreachable(m) => AdapterError::Unreachable(secrets.redact(&m).into_owned()),
+        AdapterError::Config(m) => AdapterError::Config(secrets.redact(&m).into_owned()),
+        missing @ AdapterError::ToolMissing { .. } => missing,
+        other => AdapterError::Other(secrets.redact(&other.to_string()).into_owned()),
+    }
+}
+
 fn answer_one(
     suite: &Path,
     adapter: &dyn Adapter,
@@ -758,6 +792,7 @@ fn answer_one(
     images: &ImageCache,
     job: Job,
     opts: &RunOptions,
+    secrets: &Secrets,
 ) -> Result<Prediction, AdapterError> {
     let item = job.item;
     let prompt = match job.prompt {
@@ -807,6 +842,12 @@ fn answer_one(
                     ));
                 }
                 Ok(response) => {
+                    // The cache is written as well: no secret may reach it.
+                    let response = Response {
+                        text: secrets.redact(&response.text).into_owned(),
+                        answer: response.answer.map(|a| secrets.redact(&a).into_owned()),
+                        ..response
+                    };
                     if let (Some(c), Some(k)) = (cache, key.as_deref()) {
                         // A cache that cannot be written only costs a repeated call later.
                         let _ = c.put(k, &response, latency_ms);

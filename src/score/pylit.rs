@@ -14,10 +14,68 @@ pub enum PyVal {
     Tuple(Vec<PyVal>),
 }
 
-/// Python's `float(text)`: surrounding whitespace allowed, underscores only
-/// between digits, `inf`/`nan` in any case.
+/// Python's `str.isspace()` for one character: Rust's `White_Space` plus the
+/// four ASCII separators U+001C–U+001F, which Python also counts.
+pub fn py_is_space(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '\u{1c}'..='\u{1f}')
+}
+
+/// Python's `str.strip()` without arguments.
+pub fn py_strip(text: &str) -> &str {
+    text.trim_matches(py_is_space)
+}
+
+/// Python's `str.split()` without arguments.
+pub fn py_split(text: &str) -> impl Iterator<Item = &str> {
+    text.split(py_is_space).filter(|w| !w.is_empty())
+}
+
+/// Unicode decimal digits (`Nd`: Arabic-Indic, Devanagari, full-width …),
+/// which Python's `float()` reads like ASCII digits.
+static DECIMAL_DIGIT: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| regex::Regex::new(r"^\d$").expect("valid regex"));
+
+fn is_decimal_digit(c: char) -> bool {
+    DECIMAL_DIGIT.is_match(c.encode_utf8(&mut [0; 4]))
+}
+
+/// The value of a decimal digit: decimal digits come in runs of ten from
+/// zero (some runs adjacent, as the mathematical digit styles are).
+fn decimal_value(c: char) -> u32 {
+    let mut start = c as u32;
+    while let Some(previous) = start.checked_sub(1).and_then(char::from_u32) {
+        if !is_decimal_digit(previous) {
+            break;
+        }
+        start -= 1;
+    }
+    (c as u32 - start) % 10
+}
+
+/// Python's `float(text)`: any Unicode decimal digit reads as its ASCII
+/// digit and any Python whitespace as a space (as CPython's
+/// `_PyUnicode_TransformDecimalAndSpaceToASCII` does), any other non-ASCII
+/// character fails; surrounding whitespace allowed, underscores only between
+/// digits, `inf`/`nan` in any case.
 pub fn py_float(text: &str) -> Option<f64> {
-    let s = text.trim();
+    let ascii: std::borrow::Cow<str> = if text.is_ascii() {
+        std::borrow::Cow::Borrowed(text)
+    } else {
+        let mut out = String::with_capacity(text.len());
+        for c in text.chars() {
+            if c.is_ascii() {
+                out.push(c);
+            } else if py_is_space(c) {
+                out.push(' ');
+            } else if is_decimal_digit(c) {
+                out.push(char::from_digit(decimal_value(c), 10).expect("a digit"));
+            } else {
+                return None;
+            }
+        }
+        std::borrow::Cow::Owned(out)
+    };
+    let s = ascii.trim_matches(|c: char| c.is_ascii_whitespace() || c == '\u{b}');
     if s.is_empty() {
         return None;
     }
@@ -133,6 +191,7 @@ pub fn literal_eval(text: &str) -> Option<PyVal> {
     let mut p = Parser {
         chars: text.trim_start_matches([' ', '\t']).chars().collect(),
         pos: 0,
+        depth: 0,
     };
     let value = p.expr()?;
     p.skip_ws();
@@ -153,8 +212,16 @@ pub fn parse_to_list(text: &str) -> Option<Vec<String>> {
     }
 }
 
+/// Python's `\\w` on str patterns: letters, anything numeric, `_`. Not
+/// Rust's `is_alphanumeric`, which also counts combining vowel signs.
+static PY_WORD_CHAR: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| regex::Regex::new(r"^[\p{L}\p{N}_]$").expect("valid regex"));
+
 fn is_word(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric() || c == '_';
+    }
+    PY_WORD_CHAR.is_match(c.encode_utf8(&mut [0; 4]))
 }
 
 /// The reference's `fix_list_format` substitution
@@ -197,10 +264,12 @@ pub fn quote_bare_words(content: &str) -> String {
 /// The reference's `fix_list_format` followed by `parse_to_list(str(..))`:
 /// Some(elements) when the target is a (possibly unquoted) list.
 pub fn fixed_target_list(target: &str) -> Option<Vec<String>> {
-    let trimmed = target.trim();
+    let trimmed = py_strip(target);
+    // `re.match(r"^\[(.*)\]$", …)`: `.` does not cross a line break.
     if let Some(content) = trimmed
         .strip_prefix('[')
         .and_then(|rest| rest.strip_suffix(']'))
+        .filter(|content| !content.contains('\n'))
         && let Some(PyVal::List(items)) = literal_eval(&format!("[{}]", quote_bare_words(content)))
     {
         // str(list) then literal_eval again is the identity on these values.
@@ -217,7 +286,14 @@ pub fn fixed_target_list(target: &str) -> Option<Vec<String>> {
 struct Parser {
     chars: Vec<char>,
     pos: usize,
+    /// Brackets open at this point.
+    depth: usize,
 }
+
+/// Python's tokenizer refuses more nested brackets ("too many nested
+/// parentheses", a `SyntaxError` the reference catches); it also keeps the
+/// recursion here from exhausting the stack.
+const MAX_NESTING: usize = 200;
 
 impl Parser {
     fn peek(&self) -> Option<char> {
@@ -227,7 +303,7 @@ impl Parser {
     fn skip_ws(&mut self) {
         while self
             .peek()
-            .is_some_and(|c| c == ' ' || c == '\t' || c == '\n' || c == '\r')
+            .is_some_and(|c| matches!(c, ' ' | '\t' | '\n' | '\r' | '\u{c}'))
         {
             self.pos += 1;
         }
@@ -282,13 +358,19 @@ impl Parser {
         self.skip_ws();
         let c = self.peek()?;
         match c {
+            '[' | '(' if self.depth >= MAX_NESTING => None,
             '[' => {
                 self.pos += 1;
-                Some(PyVal::List(self.sequence(']')?.0))
+                self.depth += 1;
+                let items = self.sequence(']')?.0;
+                self.depth -= 1;
+                Some(PyVal::List(items))
             }
             '(' => {
                 self.pos += 1;
+                self.depth += 1;
                 let (items, comma) = self.sequence(')')?;
+                self.depth -= 1;
                 if items.len() == 1 && !comma {
                     items.into_iter().next()
                 } else {
@@ -496,6 +578,20 @@ mod tests {
         assert_eq!(py_float("-Infinity"), Some(f64::NEG_INFINITY));
         assert_eq!(py_float(""), None);
         assert_eq!(py_float("+-1"), None);
+        let nested = |n: usize| literal_eval(&format!("{}{}", "[".repeat(n), "]".repeat(n)));
+        assert!(nested(MAX_NESTING).is_some());
+        assert_eq!(nested(MAX_NESTING + 1), None);
+        assert_eq!(nested(100_000), None, "no stack overflow either");
+        // Any script's decimal digits; Python's extra whitespace only where
+        // `strip()` applies, not inside `float()` on ASCII text.
+        assert_eq!(py_float("١٢٣"), Some(123.0));
+        assert_eq!(py_float("\u{3000}１２.５\u{a0}"), Some(12.5));
+        assert_eq!(py_float("𝟏𝟐"), Some(12.0));
+        assert_eq!(py_float("²"), None);
+        assert_eq!(py_float("٣٫٥"), None);
+        assert_eq!(py_float("\u{1f}5"), None);
+        assert_eq!(py_strip("\u{1f} 5\u{1c}"), "5");
+        assert_eq!(py_split("a\u{1e}b").collect::<Vec<_>>(), ["a", "b"]);
     }
 
     #[test]

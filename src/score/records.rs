@@ -1,5 +1,6 @@
 //! Scoring free-form JSON records (`chartstress score`).
 
+use crate::ir::QuestionType;
 use serde_json::{Map, Value};
 
 use super::{Metric, ScoreContext, parse_question_type, score};
@@ -79,8 +80,14 @@ pub fn score_record(
         Some(_) => return Err(field_err("`prediction` must be a string".into())),
         None => return Err(field_err("missing `prediction`".into())),
     };
+    // The reference script takes any split name and any flag: only the exact
+    // split `Conversational` and flags whose `upper()` is `YES` mean something.
+    let python_reference = metric == Metric::ChartQaProReference;
     match &question_type_value {
         None | Some(Value::Null) => {}
+        Some(Value::String(s)) if python_reference => {
+            ctx.question_type = (s == "Conversational").then_some(QuestionType::Conversational);
+        }
         Some(Value::String(s)) => {
             ctx.question_type = Some(parse_question_type(s).ok_or_else(|| {
                 field_err(format!(
@@ -94,11 +101,11 @@ pub fn score_record(
     }
     if let Some(v) = year_flags_value.as_ref().filter(|v| !v.is_null()) {
         ctx.year_flags = strings(v, "year_flags", line)?;
-        if let Some(bad) = ctx
-            .year_flags
-            .iter()
-            .find(|f| !f.trim().eq_ignore_ascii_case("yes") && !f.trim().eq_ignore_ascii_case("no"))
-        {
+        if let Some(bad) = ctx.year_flags.iter().find(|f| {
+            !python_reference
+                && !f.trim().eq_ignore_ascii_case("yes")
+                && !f.trim().eq_ignore_ascii_case("no")
+        }) {
             return Err(field_err(format!(
                 "`year_flags` entries must be YES or NO, got `{bad}`"
             )));
@@ -167,5 +174,38 @@ mod tests {
         )
         .unwrap();
         assert_eq!(s, 1.0);
+        // The reference reads any flag: `TRUE` and `Y` are not years, `yes` is
+        // (its `upper()` is `YES`); only the exact split `Conversational`
+        // keeps the last flag alone.
+        let reference = |record: &str| {
+            score_record(Metric::ChartQaProReference, record, 1)
+                .unwrap()
+                .1
+        };
+        assert_eq!(
+            reference(r#"{"target":"2011","prediction":"2011.4","year_flags":["TRUE"]}"#),
+            1.0
+        );
+        assert_eq!(
+            reference(r#"{"target":"2011","prediction":"2011.4","year_flags":["Y"]}"#),
+            1.0
+        );
+        assert_eq!(
+            reference(r#"{"target":"2011","prediction":"2011.4","year_flags":["yes"]}"#),
+            0.0
+        );
+        assert_eq!(
+            reference(
+                r#"{"target":"2010","prediction":"2011","question_type":"conversational","year_flags":["YES","NO"]}"#
+            ),
+            0.0,
+            "lower-case `conversational` is another split: the first flag counts"
+        );
+        assert_eq!(
+            reference(
+                r#"{"target":"2010","prediction":"2011","question_type":"Chart Reading","year_flags":["NO"]}"#
+            ),
+            1.0
+        );
     }
 }

@@ -2,7 +2,7 @@
 //! published numbers can be reproduced. Both were derived from reading the
 //! original Python; see README.md for the list of quirks.
 
-use super::pylit::{fixed_target_list, parse_to_list, py_float};
+use super::pylit::{fixed_target_list, parse_to_list, py_float, py_split, py_strip};
 
 /// Levenshtein distance normalized the way the `anls` Python package does:
 /// by the longer string's length *after upper-casing* ("ß" counts as two).
@@ -24,9 +24,7 @@ fn anls_package_nl(a: &str, b: &str) -> f64 {
 /// trimmed, whitespace runs collapsed; `1 − NL` when NL < threshold.
 fn anls_package_score(prediction: &str, gold: &str, threshold: f64) -> f64 {
     let squash = |s: &str| {
-        s.trim()
-            .to_lowercase()
-            .split_whitespace()
+        py_split(&py_strip(s).to_lowercase())
             .collect::<Vec<_>>()
             .join(" ")
     };
@@ -36,15 +34,15 @@ fn anls_package_score(prediction: &str, gold: &str, threshold: f64) -> f64 {
 
 /// Python's `float(text.strip().strip('%'))`.
 fn percent_stripped_float(text: &str) -> Option<f64> {
-    py_float(text.trim().trim_matches('%'))
+    py_float(py_strip(text).trim_matches('%'))
 }
 
 /// The official script's per-element comparison for non-year elements:
 /// percent signs are dropped (not divided by 100), numbers get 5% relative
 /// tolerance (a zero target needs an exact zero), everything else ANLS.
 fn single_answer(target: &str, prediction: &str) -> f64 {
-    let t = target.trim().trim_matches('%').trim();
-    let p = prediction.trim().trim_matches('%').trim();
+    let t = py_strip(py_strip(target).trim_matches('%'));
+    let p = py_strip(py_strip(prediction).trim_matches('%'));
     if let (Some(tf), Some(pf)) = (percent_stripped_float(t), percent_stripped_float(p)) {
         if tf == 0.0 {
             return if pf == 0.0 { 1.0 } else { 0.0 };
@@ -95,7 +93,9 @@ pub fn chartqapro(
         // `year_flags * n` when there are fewer flags than target elements.
         let flag = flags[idx % flags.len()];
         total += if flag.to_uppercase() == "YES" {
-            f64::from(u8::from(t.trim().to_lowercase() == p.trim().to_lowercase()))
+            f64::from(u8::from(
+                py_strip(t).to_lowercase() == py_strip(p).to_lowercase(),
+            ))
         } else {
             single_answer(t, p)
         };
