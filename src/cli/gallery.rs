@@ -150,7 +150,8 @@ fn render_one(job: &Job<'_>, images: &Path, thumb_w: u32) -> Result<Done, String
         job.style.theme
     );
     let chart = spec::single(job.table, job.kind, job.style).map_err(|e| format!("{what}: {e}"))?;
-    let rendered = render::render(&chart).map_err(|e| format!("{what}: {e}"))?;
+    let (rendered, pixels) =
+        render::render_with_pixels(&chart).map_err(|e| format!("{what}: {e}"))?;
     let file = format!(
         "{}__{}__{}.png",
         job.table.id,
@@ -159,16 +160,8 @@ fn render_one(job: &Job<'_>, images: &Path, thumb_w: u32) -> Result<Done, String
     );
     std::fs::write(images.join(&file), &rendered.png)
         .map_err(|e| format!("{what}: writing {file}: {e}"))?;
-    let thumb = image::load_from_memory(&rendered.png).ok().map(|img| {
-        let h =
-            (u64::from(thumb_w) * u64::from(chart.height) / u64::from(chart.width.max(1))) as u32;
-        image::imageops::resize(
-            &img.to_rgb8(),
-            thumb_w,
-            h.max(1),
-            image::imageops::FilterType::Triangle,
-        )
-    });
+    // From the pixels in memory: decoding the PNG again cost more than drawing it.
+    let thumb = Some(pixels.thumbnail(thumb_w));
     Ok(Done {
         file,
         caption: format!(
@@ -240,8 +233,12 @@ fn write_contact_sheet(
             );
         }
     }
-    sheet
-        .save(path)
-        .with_context(|| format!("writing {}", path.display()))?;
+    let png = chartstress::render::fast_png(
+        sheet.as_raw(),
+        width,
+        height,
+        image::ExtendedColorType::Rgb8,
+    )?;
+    std::fs::write(path, png).with_context(|| format!("writing {}", path.display()))?;
     Ok(())
 }

@@ -64,9 +64,17 @@ pub(crate) struct PanelFrame {
 /// Render a spec to SVG, PNG and Scene. Deterministic: the same spec gives
 /// byte-identical output on any thread.
 pub fn render(spec: &ChartSpec) -> Result<Rendered, RenderError> {
+    render_with_pixels(spec).map(|(rendered, _)| rendered)
+}
+
+/// [`render`], also handing back the pixels the PNG was encoded from, for
+/// callers that look at them (thumbnails, pixel checks) without decoding
+/// the PNG again.
+pub fn render_with_pixels(spec: &ChartSpec) -> Result<(Rendered, Pixels), RenderError> {
     let (svg, scene) = render_svg(spec)?;
-    let png = svg_to_png(&svg)?;
-    Ok(Rendered { svg, png, scene })
+    let pixels = rasterize(&svg)?;
+    let png = encode_png(&pixels)?;
+    Ok((Rendered { svg, png, scene }, pixels))
 }
 
 /// Only the SVG and the Scene (no rasterization).
@@ -100,9 +108,77 @@ pub(crate) fn draw_panel(
     }
 }
 
-/// Rasterize an SVG with the embedded fonts and encode it as PNG (fast
-/// compression, adaptive filter).
-pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, RenderError> {
+/// Straight (not premultiplied) pixels, row by row: RGB when every pixel
+/// is opaque (every theme has a solid background), else RGBA.
+#[derive(Debug, Clone)]
+pub struct Pixels {
+    pub width: u32,
+    pub height: u32,
+    pub data: Vec<u8>,
+    pub has_alpha: bool,
+}
+
+impl Pixels {
+    /// A `width`-pixel-wide RGB copy, each pixel the mean of the source
+    /// pixels it covers: a box filter in one pass of plain additions
+    /// (`image`'s resize cost more than drawing the chart). Transparent
+    /// pixels are shown on white.
+    pub fn thumbnail(&self, width: u32) -> image::RgbImage {
+        let (sw, sh) = (self.width.max(1) as usize, self.height.max(1) as usize);
+        let tw = (width.max(1) as usize).min(sw);
+        let th = (tw * sh / sw).max(1);
+        let channels = if self.has_alpha { 4 } else { 3 };
+        let mut out = image::RgbImage::new(tw as u32, th as u32);
+        // Per source byte, the sum over the rows of one thumbnail row: a
+        // loop the compiler vectorizes.
+        let mut column_sums = vec![0u32; sw * 3];
+        let mut straight = vec![0u8; sw * 3];
+        let mut source_row = 0;
+        for ty in 0..th {
+            let end = ((ty + 1) * sh / th).max(source_row + 1).min(sh);
+            column_sums.fill(0);
+            for y in source_row..end {
+                let row = &self.data[y * sw * channels..(y + 1) * sw * channels];
+                let rgb: &[u8] = if channels == 3 {
+                    row
+                } else {
+                    for (dst, px) in straight.chunks_exact_mut(3).zip(row.chunks_exact(4)) {
+                        let a = u32::from(px[3]);
+                        for c in 0..3 {
+                            dst[c] = ((u32::from(px[c]) * a + 255 * (255 - a)) / 255) as u8;
+                        }
+                    }
+                    &straight
+                };
+                for (sum, &v) in column_sums.iter_mut().zip(rgb) {
+                    *sum += u32::from(v);
+                }
+            }
+            let rows = (end - source_row) as u32;
+            source_row = end;
+            for tx in 0..tw {
+                let x0 = tx * sw / tw;
+                let x1 = ((tx + 1) * sw / tw).max(x0 + 1).min(sw);
+                let n = rows * (x1 - x0) as u32;
+                let pixel = out.get_pixel_mut(tx as u32, ty as u32);
+                for c in 0..3 {
+                    let sum: u32 = (x0..x1).map(|x| column_sums[x * 3 + c]).sum();
+                    pixel.0[c] = ((sum + n / 2) / n) as u8;
+                }
+            }
+        }
+        out
+    }
+}
+
+std::thread_local! {
+    /// The premultiplied canvas of the last chart drawn on this thread:
+    /// reused, so each chart does not fault in a fresh 2 MB buffer.
+    static CANVAS: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Rasterize an SVG with the embedded fonts.
+pub fn rasterize(svg: &str) -> Result<Pixels, RenderError> {
     use resvg::{tiny_skia, usvg};
     let opt = usvg::Options {
         fontdb: Arc::clone(fontdb()),
@@ -111,28 +187,49 @@ pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, RenderError> {
     };
     let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| RenderError::Svg(e.to_string()))?;
     let size = tree.size().to_int_size();
-    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height()).ok_or_else(|| {
-        RenderError::Svg(format!(
-            "cannot allocate {}x{}",
-            size.width(),
-            size.height()
-        ))
-    })?;
-    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
-    let (w, h) = (pixmap.width(), pixmap.height());
-    let data = pixmap.take();
-    // Opaque images (every theme has a solid background) are written as RGB:
-    // premultiplied data with alpha 255 already is straight.
-    let (data, color) = if let Some(rgb) = opaque_rgb(&data) {
-        (rgb, image::ExtendedColorType::Rgb8)
-    } else {
-        let demultiplied = tiny_skia::IntSize::from_wh(w, h)
-            .and_then(|size| tiny_skia::Pixmap::from_vec(data, size))
+    let (w, h) = (size.width(), size.height());
+    CANVAS.with_borrow_mut(|canvas| {
+        canvas.clear();
+        canvas.resize(w as usize * h as usize * 4, 0);
+        let mut pixmap = tiny_skia::PixmapMut::from_bytes(canvas, w, h)
+            .ok_or_else(|| RenderError::Svg(format!("cannot allocate {w}x{h}")))?;
+        resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap);
+        // Premultiplied data with alpha 255 already is straight.
+        if let Some(rgb) = opaque_rgb(canvas) {
+            return Ok(Pixels {
+                width: w,
+                height: h,
+                data: rgb,
+                has_alpha: false,
+            });
+        }
+        let data = tiny_skia::IntSize::from_wh(w, h)
+            .and_then(|size| tiny_skia::Pixmap::from_vec(canvas.clone(), size))
             .ok_or_else(|| RenderError::Png("pixmap size mismatch".into()))?
             .take_demultiplied();
-        (demultiplied, image::ExtendedColorType::Rgba8)
+        Ok(Pixels {
+            width: w,
+            height: h,
+            data,
+            has_alpha: true,
+        })
+    })
+}
+
+/// The PNG of rasterized pixels (fast compression, adaptive filter).
+pub fn encode_png(pixels: &Pixels) -> Result<Vec<u8>, RenderError> {
+    let color = if pixels.has_alpha {
+        image::ExtendedColorType::Rgba8
+    } else {
+        image::ExtendedColorType::Rgb8
     };
-    fast_png(&data, w, h, color).map_err(|e| RenderError::Png(e.to_string()))
+    fast_png(&pixels.data, pixels.width, pixels.height, color)
+        .map_err(|e| RenderError::Png(e.to_string()))
+}
+
+/// Rasterize an SVG with the embedded fonts and encode it as PNG.
+pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, RenderError> {
+    encode_png(&rasterize(svg)?)
 }
 
 /// The RGB bytes of an RGBA buffer, or None when some pixel is not opaque.
@@ -172,6 +269,42 @@ pub(crate) fn has_value_axis(kind: ChartKind) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thumbnails_average_the_area_each_pixel_covers() {
+        // 4x2 RGB: left half red, right half blue; one grey pixel top right.
+        let mut data = Vec::new();
+        for y in 0..2 {
+            for x in 0..4 {
+                data.extend_from_slice(match (x, y) {
+                    (3, 0) => &[100, 100, 100],
+                    (0 | 1, _) => &[255, 0, 0],
+                    _ => &[0, 0, 255],
+                });
+            }
+        }
+        let pixels = Pixels {
+            width: 4,
+            height: 2,
+            data,
+            has_alpha: false,
+        };
+        let thumb = pixels.thumbnail(2);
+        assert_eq!(thumb.dimensions(), (2, 1));
+        assert_eq!(thumb.get_pixel(0, 0).0, [255, 0, 0]);
+        // (0+0+0+100)/4 = 25, (255*3+100)/4 = 216.25.
+        assert_eq!(thumb.get_pixel(1, 0).0, [25, 25, 216]);
+        // Transparent pixels read as white; half-covered black as mid grey.
+        let rgba = Pixels {
+            width: 2,
+            height: 1,
+            data: vec![0, 0, 0, 0, 0, 0, 0, 128],
+            has_alpha: true,
+        };
+        assert_eq!(rgba.thumbnail(1).get_pixel(0, 0).0, [191, 191, 191]);
+        // Never wider than the source.
+        assert_eq!(pixels.thumbnail(10).dimensions(), (4, 2));
+    }
 
     #[test]
     fn svg_to_png_keeps_transparency_and_draws_text() {
