@@ -7,9 +7,10 @@
 //!
 //! The cut points are the quintiles of each axis's distances on a reference
 //! suite (60 synthesized tables, seed 11, every level drawn evenly), written
-//! by `scripts/calibrate_severity.py`; the test `tests/severity.rs`
-//! regenerates such a suite and checks that every axis's severities keep
-//! splitting it.
+//! by `scripts/calibrate_severity.py`; the test
+//! `synthesized_pairs_are_visible_and_severity_follows_distance` in
+//! `tests/integration/pairs.rs` regenerates such a suite and checks that
+//! every axis's severities keep splitting it.
 
 /// Per chart axis: the distances at which severities 2, 3, 4 and 5 start.
 pub const CUTS: &[(&str, [f64; 4])] = &[

@@ -256,7 +256,7 @@ mod tests {
             testing::shares(),
             testing::lines(),
         ];
-        // Layout perturbations need distractor tables: tests/perturb.rs covers them.
+        // Layout perturbations need distractor tables: tests/integration/perturb.rs covers them.
         for p in CHART
             .iter()
             .filter(|p| p.info().stage == Stage::Spec)

@@ -6,13 +6,11 @@
 //! it accepted. `FUZZ_PROCESS_CASES=N` (default 120) sets the number of
 //! tables and of score records.
 
-mod fuzz_support;
-
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use fuzz_support::*;
+use crate::fuzz_support::*;
 use serde_json::Value;
 
 const TABLES_PER_BATCH: usize = 100;

@@ -2,8 +2,7 @@
 //! scene: aligned plot areas, panel letters, related distractors, KPI tiles
 //! recomputed from the tables.
 
-mod support;
-use support::fixture_tables;
+use crate::support::fixture_tables;
 
 use std::path::Path;
 

@@ -3,12 +3,10 @@
 //! table among good ones. Nothing panics or hangs; bad tables are named with
 //! their line and column and never stop the others.
 
-mod support;
-
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use support::bin;
+use crate::support::bin;
 
 fn write(dir: &Path, name: &str, content: &str) {
     std::fs::write(dir.join(name), content).unwrap();

@@ -4,13 +4,11 @@
 //! shaped must be recomputable from the raw file by the independent code here
 //! (its own CSV/JSON reading, number parsing, grouping and pivoting).
 
-mod support;
-
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
+use crate::support::bin;
 use serde_json::Value;
-use support::bin;
 
 const RAW: &str = "tests/data/real/raw";
 

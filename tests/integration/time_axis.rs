@@ -3,12 +3,10 @@
 //! round times. Evenly spaced indexes keep their category slots, and the
 //! `reader` places unprinted times between the printed ones.
 
-mod support;
-
 use std::path::{Path, PathBuf};
 
+use crate::support::{bin, run_ok};
 use serde_json::Value;
-use support::{bin, run_ok};
 
 /// Writes `NAME.csv` (and a sidecar with its title) into `dir`.
 fn write_table(dir: &Path, name: &str, csv: &str, title: &str) -> PathBuf {
@@ -278,7 +276,7 @@ fn evenly_spaced_years_render_as_before() {
         serde_json::from_slice(&std::fs::read(png.with_extension("scene.json")).unwrap()).unwrap();
     let golden = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/snapshots/render__energy_line_scene.snap"),
+            .join("tests/integration/snapshots/integration__render__energy_line_scene.snap"),
     )
     .unwrap();
     let golden: Value = serde_json::from_str(golden.splitn(3, "---\n").nth(2).unwrap()).unwrap();

@@ -3,14 +3,12 @@
 //! the CLI with the real executor, matches every gold answer (and abstains on
 //! unanswerable items); `blind` answers everything and is far below it.
 
-mod run_support;
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::run_support::run_cli;
 use chartstress::ir::{ChartRecord, Item, SetName};
 use chartstress::questions::{QuestionOptions, generate};
-use run_support::run_cli;
 
 fn generated_suite(dir: &Path) -> PathBuf {
     let suite = dir.join("suite");

@@ -6,13 +6,11 @@
 //! panicking into a scene whose numbers are all finite. The same for tables
 //! with hostile sidecars, and for hostile score records under every metric.
 
-mod fuzz_support;
-
+use crate::fuzz_support::*;
 use chartstress::ir::Cell;
 use chartstress::score::Metric;
 use chartstress::score::records::score_record;
 use chartstress::{render, spec, table};
-use fuzz_support::*;
 use proptest::prelude::*;
 
 proptest! {

@@ -3,8 +3,7 @@
 //! escaping), running the real binary on a suite generated from two
 //! fixture tables, one of them with a hostile title and paragraph.
 
-mod support;
-use support::{bin, run_ok};
+use crate::support::{bin, run_ok};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -1,8 +1,7 @@
 //! End-to-end tests of `generate`, `merge` and `browse`, running the real
 //! binary on the fixture tables (and on hand-made suite folders).
 
-mod support;
-use support::{bin, run_ok};
+use crate::support::{bin, run_ok};
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;

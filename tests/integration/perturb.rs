@@ -3,8 +3,7 @@
 //! the perturbation's declared answer effect (answer-preserving ones keep
 //! every data answer exactly).
 
-mod support;
-use support::fixture_tables;
+use crate::support::fixture_tables;
 
 use chartstress::ir::{Answer, ChartSpec, QuestionType, Scene, Table};
 use chartstress::perturb::{self, AnswerEffect, ChartContext, Stage};

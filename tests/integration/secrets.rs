@@ -5,13 +5,11 @@
 //! server or worker echoes it back in replies, error bodies and logs, and a
 //! byte search of every file the run and the report write finds nothing.
 
-mod run_support;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::{Arc, Mutex};
 
-use run_support::*;
+use crate::run_support::*;
 use serde_json::{Value, json};
 
 /// Every file under `dir`, recursively.

@@ -3,15 +3,13 @@
 //! answers everything without looking and is far from perfect, and `ocr`
 //! reads the title and printed values off the PNG with Tesseract.
 
-mod run_support;
-
 use std::sync::Arc;
 
+use crate::run_support::*;
 use chartstress::adapter::{self, AdapterOptions, OracleFn};
 use chartstress::ir::answer::UNANSWERABLE_TEXT;
 use chartstress::ir::{Answer, Query};
 use chartstress::run::{RunOptions, run_suite};
-use run_support::*;
 
 /// Answers from the chart record only (its table and panel title), the way
 /// the real executor does; never from the item's stored answer.

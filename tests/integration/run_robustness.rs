@@ -3,15 +3,13 @@
 //! empty and JSON replies, workers outliving a `kill -9`, a server that is
 //! not there or goes away, and long Retry-After waits.
 
-mod run_support;
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use run_support::*;
+use crate::run_support::*;
 use serde_json::{Value, json};
 
 /// `chartstress run SUITE --adapter openai …` against `url`, quick retries.

@@ -3,14 +3,12 @@
 //! there (recorded as an error), SIGKILL of `run` mid-way and resume, and
 //! program-of-thought execution and prompt templates through the protocol.
 
-mod run_support;
-
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use run_support::*;
+use crate::run_support::*;
 
 fn echo_cmd() -> String {
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/echo_model.py");

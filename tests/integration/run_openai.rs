@@ -3,15 +3,13 @@
 //! answers slower than the timeout, malformed JSON, dropped connections, null
 //! content, permanent failures. Asserts predictions and the calls the server saw.
 
-mod run_support;
-
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::run_support::*;
 use base64::Engine;
-use run_support::*;
 use serde_json::{Value, json};
 
 const KEY: &str = "sk-test-secret-5f1c";

@@ -1,7 +1,5 @@
 //! Rendering: PNG validity, text really drawn, determinism, scene ↔ data.
 
-mod support;
-
 use chartstress::ir::{ChartKind, ChartSpec};
 use chartstress::{render, spec};
 
@@ -18,12 +16,12 @@ fn samples() {
     );
     std::fs::create_dir_all(&dir).unwrap();
     let tables = [
-        support::fruit(),
-        support::energy(),
-        support::shares(),
-        support::countries(),
-        support::cities(),
-        support::profit(),
+        crate::support::fruit(),
+        crate::support::energy(),
+        crate::support::shares(),
+        crate::support::countries(),
+        crate::support::cities(),
+        crate::support::profit(),
     ];
     let themes: Vec<String> = std::env::var("THEMES")
         .map(|t| t.split(',').map(str::to_string).collect())
@@ -45,10 +43,10 @@ fn samples() {
         }
         let style = spec::theme(theme).unwrap();
         let panels = vec![
-            spec::panel(&support::fruit(), ChartKind::Bar, &style).unwrap(),
-            spec::panel(&support::energy(), ChartKind::Line, &style).unwrap(),
-            spec::panel(&support::shares(), ChartKind::Pie, &style).unwrap(),
-            spec::panel(&support::profit(), ChartKind::GroupedBar, &style).unwrap(),
+            spec::panel(&crate::support::fruit(), ChartKind::Bar, &style).unwrap(),
+            spec::panel(&crate::support::energy(), ChartKind::Line, &style).unwrap(),
+            spec::panel(&crate::support::shares(), ChartKind::Pie, &style).unwrap(),
+            spec::panel(&crate::support::profit(), ChartKind::GroupedBar, &style).unwrap(),
         ];
         let g = spec::grid(2, 2, panels.clone(), &style, Some("Four charts".into())).unwrap();
         let r = render::render(&g).unwrap();
@@ -88,12 +86,12 @@ fn samples() {
 
 fn all_specs() -> Vec<(String, ChartSpec)> {
     let tables = [
-        support::fruit(),
-        support::energy(),
-        support::shares(),
-        support::countries(),
-        support::cities(),
-        support::profit(),
+        crate::support::fruit(),
+        crate::support::energy(),
+        crate::support::shares(),
+        crate::support::countries(),
+        crate::support::cities(),
+        crate::support::profit(),
     ];
     let mut out = Vec::new();
     for theme in spec::theme_names() {
@@ -133,7 +131,7 @@ fn pngs_decode_with_requested_size_and_are_not_blank() {
 #[test]
 fn title_pixels_exist_where_the_scene_says() {
     for theme in ["classic", "dark", "newsprint", "paper", "terminal"] {
-        let s = single(&support::fruit(), ChartKind::Bar, theme);
+        let s = single(&crate::support::fruit(), ChartKind::Bar, theme);
         let r = render::render(&s).unwrap();
         let title = r.scene.panels[0].title.as_ref().expect("title recorded");
         assert_eq!(title.text, "Fruit sales in 2023");
@@ -166,7 +164,7 @@ fn title_pixels_exist_where_the_scene_says() {
 fn hidden_title_is_not_in_the_scene() {
     let mut style = spec::theme("classic").unwrap();
     spec::set_style(&mut style, "title_placement", "hidden").unwrap();
-    let s = spec::single(&support::fruit(), ChartKind::Bar, &style).unwrap();
+    let s = spec::single(&crate::support::fruit(), ChartKind::Bar, &style).unwrap();
     let r = render::render(&s).unwrap();
     assert!(r.scene.panels[0].title.is_none());
     assert!(!r.svg.contains("Fruit sales in 2023"));
@@ -244,7 +242,7 @@ fn y_scale(p: &chartstress::ir::PanelScene) -> f64 {
 #[test]
 fn bar_heights_are_proportional_to_values() {
     for theme in ["classic", "business", "minimal"] {
-        let t = support::fruit();
+        let t = crate::support::fruit();
         let r = render::render(&single(&t, ChartKind::Bar, theme)).unwrap();
         let p = &r.scene.panels[0];
         let k = y_scale(p);
@@ -278,7 +276,7 @@ fn bar_heights_are_proportional_to_values() {
 /// so the scene never lacks data the spec holds.
 #[test]
 fn plain_bar_and_area_draw_every_listed_series() {
-    let t = support::energy();
+    let t = crate::support::energy();
     let names: Vec<String> = t.series.iter().map(|c| c.name.clone()).collect();
     for kind in [ChartKind::Bar, ChartKind::Area] {
         let mut chart = single(&t, kind, "classic");
@@ -329,7 +327,7 @@ fn tick_marks_point_out_or_in() {
         p.iter().map(|&c| u32::from(c)).sum::<u32>() < 3 * 200
     };
     for inward in [false, true] {
-        let mut chart = single(&support::energy(), ChartKind::Line, "paper");
+        let mut chart = single(&crate::support::energy(), ChartKind::Line, "paper");
         for p in chart.panels_mut() {
             p.style.ticks_inward = inward;
             p.style.box_frame = true;
@@ -360,7 +358,12 @@ fn tick_marks_point_out_or_in() {
 
 #[test]
 fn missing_cells_draw_no_mark() {
-    let r = render::render(&single(&support::energy(), ChartKind::Line, "classic")).unwrap();
+    let r = render::render(&single(
+        &crate::support::energy(),
+        ChartKind::Line,
+        "classic",
+    ))
+    .unwrap();
     let p = &r.scene.panels[0];
     assert_eq!(p.marks.len(), 8 * 3 - 1);
     assert!(
@@ -369,7 +372,7 @@ fn missing_cells_draw_no_mark() {
             .any(|m| m.series == "Gas" && m.category.as_deref() == Some("2017"))
     );
     let r = render::render(&single(
-        &support::energy(),
+        &crate::support::energy(),
         ChartKind::GroupedBar,
         "classic",
     ))
@@ -381,7 +384,7 @@ fn missing_cells_draw_no_mark() {
 fn pie_slices_follow_values_and_labels_print_shares() {
     let mut style = spec::theme("classic").unwrap();
     spec::set_style(&mut style, "data_labels", "true").unwrap();
-    let s = spec::single(&support::shares(), ChartKind::Pie, &style).unwrap();
+    let s = spec::single(&crate::support::shares(), ChartKind::Pie, &style).unwrap();
     let r = render::render(&s).unwrap();
     let p = &r.scene.panels[0];
     let values = [64.5, 18.8, 5.2, 3.1, 2.4, 6.0];
@@ -537,20 +540,21 @@ fn log_scale_and_number_styles() {
     let mut style = spec::theme("classic").unwrap();
     spec::set_style(&mut style, "log_scale", "true").unwrap();
     let r =
-        render::render(&spec::single(&support::cities(), ChartKind::Bar, &style).unwrap()).unwrap();
+        render::render(&spec::single(&crate::support::cities(), ChartKind::Bar, &style).unwrap())
+            .unwrap();
     let p = &r.scene.panels[0];
     assert!(p.log_y);
     let _ = p;
     let mut style = spec::theme("classic").unwrap();
     spec::set_style(&mut style, "number_style", "short").unwrap();
-    let t = support::table(
+    let t = crate::support::table(
         "big",
         None,
-        support::text_index("Region", &["North", "South", "East"]),
-        vec![support::column(
+        crate::support::text_index("Region", &["North", "South", "East"]),
+        vec![crate::support::column(
             "Revenue",
             &[Some(1_200_000.0), Some(2_500_000.0), Some(800_000.0)],
-            support::fmt(None, None, 0),
+            crate::support::fmt(None, None, 0),
         )],
     );
     let r = render::render(&spec::single(&t, ChartKind::Bar, &style).unwrap()).unwrap();
@@ -570,11 +574,11 @@ fn log_scale_and_number_styles() {
 fn non_zero_baseline_starts_near_the_data() {
     let mut style = spec::theme("classic").unwrap();
     spec::set_style(&mut style, "zero_baseline", "false").unwrap();
-    let t = support::table(
+    let t = crate::support::table(
         "temps",
         Some("Temperature"),
-        support::year_index("Year", 2000..=2005),
-        vec![support::column(
+        crate::support::year_index("Year", 2000..=2005),
+        vec![crate::support::column(
             "Anomaly",
             &[
                 Some(50.2),
@@ -584,7 +588,7 @@ fn non_zero_baseline_starts_near_the_data() {
                 Some(51.0),
                 Some(51.8),
             ],
-            support::fmt(None, None, 1),
+            crate::support::fmt(None, None, 1),
         )],
     );
     let r = render::render(&spec::single(&t, ChartKind::Line, &style).unwrap()).unwrap();
@@ -596,9 +600,9 @@ fn non_zero_baseline_starts_near_the_data() {
 fn grid_and_dashboard_scenes() {
     let style = spec::theme("classic").unwrap();
     let panels = vec![
-        spec::panel(&support::fruit(), ChartKind::Bar, &style).unwrap(),
-        spec::panel(&support::energy(), ChartKind::Line, &style).unwrap(),
-        spec::panel(&support::shares(), ChartKind::Pie, &style).unwrap(),
+        spec::panel(&crate::support::fruit(), ChartKind::Bar, &style).unwrap(),
+        spec::panel(&crate::support::energy(), ChartKind::Line, &style).unwrap(),
+        spec::panel(&crate::support::shares(), ChartKind::Pie, &style).unwrap(),
     ];
     let g = spec::grid(2, 2, panels.clone(), &style, Some("Overview".into())).unwrap();
     let r = render::render(&g).unwrap();
@@ -619,7 +623,7 @@ fn grid_and_dashboard_scenes() {
     let mut shared = spec::grid(
         2,
         2,
-        vec![spec::panel(&support::fruit(), ChartKind::Bar, &style).unwrap(); 4],
+        vec![spec::panel(&crate::support::fruit(), ChartKind::Bar, &style).unwrap(); 4],
         &style,
         None,
     )
@@ -664,7 +668,7 @@ fn grid_and_dashboard_scenes() {
         spec::grid(
             1,
             1,
-            vec![spec::panel(&support::fruit(), ChartKind::Bar, &style).unwrap(); 2],
+            vec![spec::panel(&crate::support::fruit(), ChartKind::Bar, &style).unwrap(); 2],
             &style,
             None
         )
@@ -696,16 +700,25 @@ fn set_style_errors_name_the_key() {
 
 #[test]
 fn suitable_kinds_follow_the_data() {
-    assert_eq!(spec::suitable_kinds(&support::shares())[0], ChartKind::Pie);
-    assert_eq!(spec::suitable_kinds(&support::energy())[0], ChartKind::Line);
     assert_eq!(
-        spec::suitable_kinds(&support::countries())[0],
+        spec::suitable_kinds(&crate::support::shares())[0],
+        ChartKind::Pie
+    );
+    assert_eq!(
+        spec::suitable_kinds(&crate::support::energy())[0],
+        ChartKind::Line
+    );
+    assert_eq!(
+        spec::suitable_kinds(&crate::support::countries())[0],
         ChartKind::HorizontalBar
     );
-    assert_eq!(spec::suitable_kinds(&support::fruit())[0], ChartKind::Bar);
-    let cities = spec::suitable_kinds(&support::cities());
+    assert_eq!(
+        spec::suitable_kinds(&crate::support::fruit())[0],
+        ChartKind::Bar
+    );
+    let cities = spec::suitable_kinds(&crate::support::cities());
     assert!(cities.contains(&ChartKind::Scatter) && cities.contains(&ChartKind::Bubble));
-    let profit = spec::suitable_kinds(&support::profit());
+    let profit = spec::suitable_kinds(&crate::support::profit());
     assert!(
         !profit.contains(&ChartKind::StackedBar),
         "negative values do not stack"
@@ -715,10 +728,10 @@ fn suitable_kinds_follow_the_data() {
 
 #[test]
 fn snapshot_specs_and_scenes() {
-    let s = single(&support::fruit(), ChartKind::Bar, "classic");
+    let s = single(&crate::support::fruit(), ChartKind::Bar, "classic");
     insta::assert_json_snapshot!("fruit_bar_spec", s);
     insta::assert_json_snapshot!("fruit_bar_scene", render::render(&s).unwrap().scene);
-    let s = single(&support::energy(), ChartKind::Line, "newsprint");
+    let s = single(&crate::support::energy(), ChartKind::Line, "newsprint");
     insta::assert_json_snapshot!("energy_line_scene", render::render(&s).unwrap().scene);
 }
 
@@ -731,8 +744,8 @@ fn throughput() {
     let style = spec::theme("classic").unwrap();
     let n = 200;
     for (name, table, kind) in [
-        ("bar", support::fruit(), ChartKind::Bar),
-        ("line", support::energy(), ChartKind::Line),
+        ("bar", crate::support::fruit(), ChartKind::Bar),
+        ("line", crate::support::energy(), ChartKind::Line),
     ] {
         let s = spec::single(&table, kind, &style).unwrap();
         let t = Instant::now();
@@ -906,7 +919,7 @@ fn cli_gallery_writes_images_index_and_contact_sheet() {
 
 #[test]
 fn awkward_tables_render_without_panicking() {
-    use support::{column, fmt, table, text_index};
+    use crate::support::{column, fmt, table, text_index};
     let one = |name: &str, v: Vec<Option<f64>>| column(name, &v, fmt(None, None, 0));
     let tables = [
         table(

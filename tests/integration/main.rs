@@ -1,0 +1,37 @@
+//! The integration tests, one test crate: each module runs the real binary
+//! (or the library) on real files. One crate links once instead of once per
+//! file, which is most of what a fresh `cargo test` spends.
+
+mod fuzz_support;
+mod run_support;
+mod support;
+
+mod browse_stats;
+mod composites;
+mod demo;
+mod fuzz_process;
+mod fuzz_tables;
+mod golds;
+mod hostile;
+mod pairs;
+mod perturb;
+mod perturb_scene;
+mod questions;
+mod questions_e2e;
+mod readable;
+mod real_corpus;
+mod real_raw_corpus;
+mod render;
+mod report;
+mod run_baselines;
+mod run_command;
+mod run_generated;
+mod run_openai;
+mod run_robustness;
+mod score;
+mod score_python;
+mod secrets;
+mod suite;
+mod synth;
+mod tables;
+mod time_axis;
