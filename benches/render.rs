@@ -1,5 +1,5 @@
 //! End-to-end chart rendering: spec → SVG → PNG bytes, 800×600, one thread.
-//! Run with `cargo bench --bench render`. Two-thread throughput over 200
+//! Run with `cargo bench --features bench --bench render`. Two-thread throughput over 200
 //! charts is printed by `cargo test --release --test render throughput -- --ignored --nocapture`.
 
 use chartstress::ir::{Cell, ChartKind, Column, ColumnType, NumberFormat, Table, TableMeta};

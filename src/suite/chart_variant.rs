@@ -79,16 +79,18 @@ impl Env<'_> {
                     return Ok(None);
                 };
                 let (edit, meta) = applied.split();
-                let png = crate::render::svg_to_png(&edit.svg).map_err(stage_err)?;
+                let pixels = crate::render::rasterize(&edit.svg).map_err(stage_err)?;
+                let png = crate::render::encode_png(&pixels).map_err(stage_err)?;
                 let mut scene = (*base.scene).clone();
                 scene.extra_text.extend(edit.extra_text);
-                let chart = Chart {
-                    id: derived_id(base, info.name, severity, &meta.params),
-                    spec: base.spec.clone(),
-                    scene: Arc::new(scene),
-                    svg: Arc::new(edit.svg),
-                    png: Arc::new(png),
-                };
+                let chart = Chart::new(
+                    derived_id(base, info.name, severity, &meta.params),
+                    base.spec.clone(),
+                    Arc::new(scene),
+                    Arc::new(edit.svg),
+                    png,
+                    Some(&pixels),
+                );
                 Ok(Some((chart, meta)))
             }
             Stage::Image => {
@@ -99,13 +101,14 @@ impl Env<'_> {
                     return Ok(None);
                 };
                 let (png, meta) = applied.split();
-                let chart = Chart {
-                    id: derived_id(base, info.name, severity, &meta.params),
-                    spec: base.spec.clone(),
-                    scene: base.scene.clone(),
-                    svg: base.svg.clone(),
-                    png: Arc::new(png),
-                };
+                let chart = Chart::new(
+                    derived_id(base, info.name, severity, &meta.params),
+                    base.spec.clone(),
+                    base.scene.clone(),
+                    base.svg.clone(),
+                    png,
+                    None,
+                );
                 Ok(Some((chart, meta)))
             }
             Stage::Data | Stage::Question => Ok(None),
@@ -284,7 +287,7 @@ impl Env<'_> {
                         continue;
                     }
                 };
-                let distance = match crate::visual::distance(&base.png, &chart.png) {
+                let distance = match base.distance_to(&chart) {
                     Ok(d) => d,
                     Err(e) => {
                         block.drop_item("render_error");

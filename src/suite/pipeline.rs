@@ -33,9 +33,60 @@ pub(super) struct Chart {
     pub(super) scene: Arc<Scene>,
     pub(super) svg: Arc<String>,
     pub(super) png: Arc<Vec<u8>>,
+    /// The picture at the viewing scale (see [`crate::visual::View`]), made
+    /// from the pixels when this process drew them, else from `png` on
+    /// first use: one chart is compared with every variant drawn from it.
+    pub(super) view: Arc<std::sync::OnceLock<Result<crate::visual::View, String>>>,
 }
 
 impl Chart {
+    pub(super) fn new(
+        id: String,
+        spec: Arc<ChartSpec>,
+        scene: Arc<Scene>,
+        svg: Arc<String>,
+        png: Vec<u8>,
+        pixels: Option<&crate::render::Pixels>,
+    ) -> Chart {
+        let view = std::sync::OnceLock::new();
+        if let Some(pixels) = pixels {
+            let _ = view.set(Ok(crate::visual::View::of_pixels(pixels)));
+        }
+        Chart {
+            id,
+            spec,
+            scene,
+            svg,
+            png: Arc::new(png),
+            view: Arc::new(view),
+        }
+    }
+
+    fn view(&self) -> Result<&crate::visual::View, String> {
+        self.view
+            .get_or_init(|| {
+                image::load_from_memory(&self.png)
+                    .map(|i| crate::visual::View::of(&i.to_rgb8()))
+                    .map_err(stage_err)
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// Visual distance of `other` from this chart (see [`crate::visual`]).
+    pub(super) fn distance_to(&self, other: &Chart) -> Result<f64, String> {
+        let view = self.view()?;
+        let other_view = other.view()?;
+        if other_view.size() == view.size() {
+            return Ok(view.distance_to(other_view));
+        }
+        // Another size: compared in this chart's frame, from the full picture.
+        let full = image::load_from_memory(&other.png)
+            .map_err(stage_err)?
+            .to_rgb8();
+        Ok(view.distance_to(&view.framed(&full)))
+    }
+
     pub(super) fn image(&self) -> String {
         format!("{IMAGES_DIR}/{}.png", self.id)
     }
@@ -125,14 +176,15 @@ pub(super) fn stage_err(e: impl std::fmt::Display) -> String {
 }
 
 pub(super) fn render(spec: ChartSpec) -> Result<Chart, String> {
-    let out = crate::render::render(&spec).map_err(stage_err)?;
-    Ok(Chart {
-        id: spec.fingerprint(),
-        spec: Arc::new(spec),
-        scene: Arc::new(out.scene),
-        svg: Arc::new(out.svg),
-        png: Arc::new(out.png),
-    })
+    let (out, pixels) = crate::render::render_with_pixels(&spec).map_err(stage_err)?;
+    Ok(Chart::new(
+        spec.fingerprint(),
+        Arc::new(spec),
+        Arc::new(out.scene),
+        Arc::new(out.svg),
+        out.png,
+        Some(&pixels),
+    ))
 }
 
 pub(super) fn short_hash(parts: &[&str]) -> String {
