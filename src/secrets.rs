@@ -55,33 +55,11 @@ const ABOUT_WORDS: &[&str] = &["env", "set", "file", "path", "len", "length", "c
 /// Whether a name (`OPENAI_API_KEY`, `x-api-key`, `apiKey`, `access_token`)
 /// names a secret: one of its words is a secret word, and it is not about one.
 pub fn is_secret_name(name: &str) -> bool {
-    let words: Vec<String> = words(name).collect();
+    let words = crate::table::clean::words(name);
     words.iter().any(|w| SECRET_WORDS.contains(&w.as_str()))
         && !words
             .last()
             .is_some_and(|w| ABOUT_WORDS.contains(&w.as_str()))
-}
-
-/// The lower-case words of an identifier, split at punctuation and at
-/// lower-to-upper case changes.
-fn words(name: &str) -> impl Iterator<Item = String> + '_ {
-    let mut out = Vec::new();
-    let mut word = String::new();
-    let mut previous_lower = false;
-    for c in name.chars() {
-        if !c.is_alphanumeric() {
-            out.push(std::mem::take(&mut word));
-            previous_lower = false;
-            continue;
-        }
-        if c.is_uppercase() && previous_lower {
-            out.push(std::mem::take(&mut word));
-        }
-        previous_lower = c.is_lowercase() || c.is_numeric();
-        word.extend(c.to_lowercase());
-    }
-    out.push(word);
-    out.into_iter().filter(|w| !w.is_empty())
 }
 
 /// The secret values a process's environment holds: values of variables

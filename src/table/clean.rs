@@ -79,6 +79,29 @@ impl CleanCounts {
     }
 }
 
+/// The lower-case words of a name (a header, a variable, a field), split at
+/// anything not alphanumeric and where camelCase changes case (`budgetYear`).
+pub fn words(name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if !c.is_alphanumeric() {
+            out.push(std::mem::take(&mut cur));
+            prev_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && prev_lower {
+            out.push(std::mem::take(&mut cur));
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        cur.extend(c.to_lowercase());
+    }
+    out.push(cur);
+    out.retain(|w| !w.is_empty());
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

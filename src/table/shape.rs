@@ -2,6 +2,7 @@
 //! (the index), which are series, and whether the rows are a wide table, a
 //! long table keyed by two columns, or raw observations to summarize.
 
+use super::clean::words;
 use super::error::{ColumnRef, TableError, TableErrorKind};
 use super::infer::{
     is_missing, is_non_finite, name_means_year, parse_compact_date, parse_date, parse_number,
@@ -98,28 +99,6 @@ const ID_NAMES: [&str; 8] = [
     "no",
     "unnamed: 0",
 ];
-
-/// Words of a header, also split where camelCase changes case (`budgetYear`).
-fn words(name: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut prev_lower = false;
-    for c in name.chars() {
-        if !c.is_alphanumeric() {
-            out.push(std::mem::take(&mut cur));
-            prev_lower = false;
-            continue;
-        }
-        if c.is_uppercase() && prev_lower {
-            out.push(std::mem::take(&mut cur));
-        }
-        prev_lower = c.is_lowercase() || c.is_ascii_digit();
-        cur.extend(c.to_lowercase());
-    }
-    out.push(cur);
-    out.retain(|w| !w.is_empty());
-    out
-}
 
 /// Whether a header names a time axis: its last word (units in parentheses
 /// aside) is a unit of time and not a rate ("per month").

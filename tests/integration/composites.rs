@@ -42,7 +42,7 @@ fn render(spec: &ChartSpec) -> (Scene, Vec<u8>) {
 }
 
 /// Writes PNGs of both composites at severities 1, 3, 5 to look at:
-/// `CHARTSTRESS_DUMP=dir cargo test --test composites dump -- --ignored`.
+/// `CHARTSTRESS_DUMP=dir cargo test --test integration composites::dump -- --ignored`.
 #[test]
 #[ignore]
 fn dump() {

@@ -7,7 +7,7 @@ fn single(table: &chartstress::ir::Table, kind: ChartKind, theme: &str) -> Chart
     spec::single(table, kind, &spec::theme(theme).unwrap()).unwrap()
 }
 
-/// Writes sample PNGs for eyeballing: `SAMPLES=dir cargo test --test render samples -- --ignored`.
+/// Writes sample PNGs for eyeballing: `SAMPLES=dir cargo test --test integration render::samples -- --ignored`.
 #[test]
 #[ignore]
 fn samples() {
@@ -735,7 +735,7 @@ fn snapshot_specs_and_scenes() {
     insta::assert_json_snapshot!("energy_line_scene", render::render(&s).unwrap().scene);
 }
 
-/// Throughput figures for the README: `cargo test --release --test render throughput -- --ignored --nocapture`.
+/// Throughput figures for the README: `cargo test --release --test integration render::throughput -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn throughput() {
