@@ -2,10 +2,11 @@
 //! different the two pictures look, measured on the pixels (not the specs).
 //!
 //! The metric is `1 − MSSIM`: the structural similarity index (SSIM, Wang et
-//! al. 2004) computed per colour channel on 8×8 windows by the
-//! `image-compare` crate, averaged over the windows, and the least similar
-//! channel taken — so a pure hue change (a palette swap at equal lightness)
-//! still counts. 0 means pixel-identical; charts that differ only in a tick
+//! al. 2004) computed per colour channel on 8×8 windows as the
+//! `image-compare` crate's `MSSIMSimple` does (reimplemented without the
+//! similarity image it also builds; a test checks the bits against the
+//! crate), averaged over the windows, and the least similar channel taken
+//! — so a pure hue change (a palette swap at equal lightness) still counts. 0 means pixel-identical; charts that differ only in a tick
 //! label measure about 0.002–0.01, a theme swap 0.1–0.4, a rotation 0.3+.
 //! Both images are first brought to the viewing scale SSIM's authors
 //! recommend (downsampled by `round(min(w, h) / 256)`, so 2 for an 800×600
@@ -104,13 +105,7 @@ impl View {
         if self.image.as_raw() == modified.image.as_raw() {
             return 0.0;
         }
-        let similarity = image_compare::rgb_similarity_structure(
-            &image_compare::Algorithm::MSSIMSimple,
-            &self.image,
-            &modified.image,
-        )
-        .map(|s| s.score)
-        .unwrap_or(0.0);
+        let similarity = mssim_rgb(&self.image, &modified.image);
         let d = (1.0 - similarity).clamp(0.0, 2.0);
         if !d.is_finite() {
             return 1.0;
@@ -119,6 +114,67 @@ impl View {
         let rounded = (d * 10_000.0).ceil() / 10_000.0;
         if d > 0.0 { rounded.max(0.0001) } else { 0.0 }
     }
+}
+
+/// Constants of SSIM for 8-bit values (Wang et al. 2004): (0.01·255)², (0.03·255)².
+const SSIM_C1: f64 = (0.01 * 255.0) * (0.01 * 255.0);
+const SSIM_C2: f64 = (0.03 * 255.0) * (0.03 * 255.0);
+const SSIM_WINDOW: u32 = 8;
+
+/// The least similar channel's MSSIM, exactly as `image-compare` 0.5's
+/// `rgb_similarity_structure(MSSIMSimple, …)` computes it: 8×8 windows in
+/// column-major order (clipped at the edges), per window the means and the
+/// *summed* (not averaged) variances and covariance, SSIM per window, the
+/// area-weighted mean over windows, the minimum over channels. The same
+/// floating-point operations in the same order give the same bits; what is
+/// left out is the per-pixel similarity image the crate also builds and
+/// this use never reads, which took most of the time. Images of different
+/// sizes score 0, as the crate's error did.
+fn mssim_rgb(a: &RgbImage, b: &RgbImage) -> f64 {
+    if a.dimensions() != b.dimensions() {
+        return 0.0;
+    }
+    let (w, h) = a.dimensions();
+    let (ra, rb) = (a.as_raw(), b.as_raw());
+    let mut score = 1.0f64;
+    for channel in 0..3usize {
+        let value = |raw: &[u8], x: u32, y: u32| -> f64 {
+            f64::from(raw[(y as usize * w as usize + x as usize) * 3 + channel])
+        };
+        let (mut weighted, mut total) = (0.0f64, 0.0f64);
+        for left in (0..w).step_by(SSIM_WINDOW as usize) {
+            for top in (0..h).step_by(SSIM_WINDOW as usize) {
+                let right = (left + SSIM_WINDOW - 1).min(w - 1);
+                let bottom = (top + SSIM_WINDOW - 1).min(h - 1);
+                let area = (right - left + 1) * (bottom - top + 1);
+                let (mut sum_x, mut sum_y) = (0.0f64, 0.0f64);
+                for y in top..=bottom {
+                    for x in left..=right {
+                        sum_x += value(ra, x, y);
+                        sum_y += value(rb, x, y);
+                    }
+                }
+                let mean_x = sum_x / f64::from(area);
+                let mean_y = sum_y / f64::from(area);
+                let (mut var_x, mut var_y, mut cov) = (0.0f64, 0.0f64, 0.0f64);
+                for y in top..=bottom {
+                    for x in left..=right {
+                        let dx = value(ra, x, y) - mean_x;
+                        let dy = value(rb, x, y) - mean_y;
+                        var_x += dx * dx;
+                        var_y += dy * dy;
+                        cov += dx * dy;
+                    }
+                }
+                let ssim = ((2. * mean_x * mean_y + SSIM_C1) * (2. * cov + SSIM_C2))
+                    / ((mean_x.powi(2) + mean_y.powi(2) + SSIM_C1) * (var_x + var_y + SSIM_C2));
+                weighted += ssim * f64::from(area);
+                total += f64::from(area);
+            }
+        }
+        score = score.min(weighted / total);
+    }
+    score
 }
 
 /// The image at the scale SSIM's authors recommend for a typical viewing
@@ -225,6 +281,30 @@ mod tests {
         let p = small.get_pixel(1, 1);
         // Block x 2..4, y 2..4: red (60+90+60+90)/4, green (100+100+150+150)/4.
         assert_eq!(p.0, [75, 125, 7]);
+    }
+
+    #[test]
+    fn mssim_gives_image_compares_bits() {
+        // Odd sizes (clipped windows), colours, noise-like content.
+        let a = RgbImage::from_fn(53, 37, |x, y| {
+            Rgb([(x * 7 + y * 3) as u8, (x * y % 251) as u8, (200 - x) as u8])
+        });
+        let mut b = a.clone();
+        for (i, p) in b.pixels_mut().enumerate() {
+            if i % 7 == 0 {
+                p.0[i % 3] = p.0[i % 3].wrapping_add(40);
+            }
+        }
+        for (x, y) in [(&a, &b), (&b, &a), (&a, &a)] {
+            let crate_score = image_compare::rgb_similarity_structure(
+                &image_compare::Algorithm::MSSIMSimple,
+                x,
+                y,
+            )
+            .unwrap()
+            .score;
+            assert_eq!(mssim_rgb(x, y).to_bits(), crate_score.to_bits());
+        }
     }
 
     #[test]
