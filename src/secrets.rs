@@ -45,8 +45,19 @@ const SECRET_WORDS: &[&str] = &[
 
 /// `Bearer …` / `Basic …` credentials seen in free text (an echoed header).
 static SCHEME_CREDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(bearer|basic)(\s+)[A-Za-z0-9._~+/=-]{8,}").expect("valid regex")
+    Regex::new(r"(?i)\b(bearer|basic)(\s+)([A-Za-z0-9._~+/=-]{8,})").expect("valid regex")
 });
+
+/// Whether the word after `Bearer`/`Basic` is a credential rather than
+/// prose ("basic arithmetic", "Basic Statistics"): long enough, with a
+/// digit, a base64 sign, or a capital after its first letter.
+fn looks_like_credential(token: &str) -> bool {
+    token.len() >= 12
+        && (token
+            .chars()
+            .any(|c| c.is_ascii_digit() || "=+/_.~-".contains(c))
+            || token.chars().skip(1).any(|c| c.is_ascii_uppercase()))
+}
 
 /// Last words that make a name about a secret rather than one
 /// (`api_key_env` names a variable, `api_key_set` says whether there is one).
@@ -359,7 +370,13 @@ impl Secrets {
         }
         if SCHEME_CREDENTIAL.is_match(&out) {
             let replaced = SCHEME_CREDENTIAL
-                .replace_all(&out, format!("${{1}}${{2}}{MARK}"))
+                .replace_all(&out, |caps: &regex::Captures| {
+                    if looks_like_credential(&caps[3]) {
+                        format!("{}{}{MARK}", &caps[1], &caps[2])
+                    } else {
+                        caps[0].to_string()
+                    }
+                })
                 .into_owned();
             out = Cow::Owned(replaced);
         }
