@@ -51,7 +51,7 @@ pub fn fontdb() -> &'static Arc<Database> {
         let mut db = Database::new();
         for (_, bytes) in faces() {
             for b in bytes {
-                db.load_font_source(Source::Binary(Arc::new(b)));
+                db.load_font_source(Source::Binary(Arc::new(without_legacy_kern(b))));
             }
         }
         db.set_sans_serif_family(SANS);
@@ -61,6 +61,37 @@ pub fn fontdb() -> &'static Arc<Database> {
         db.set_fantasy_family(SANS);
         Arc::new(db)
     })
+}
+
+/// The face with its legacy `kern` table hidden (its directory tag renamed
+/// `kerm`, which keeps the directory sorted for binary search).
+///
+/// The shaper builds a glyph-set cache for every `kern` subtable each time a
+/// text is shaped: 11% of drawing a bar chart. It never applies that table to
+/// these faces, whose GPOS carries the same pairs under the `kern` feature
+/// for the scripts charts use (the shaper prefers GPOS), so the drawn text is
+/// unchanged; a test renders kerned text both ways and compares the pixels.
+fn without_legacy_kern(face: &[u8]) -> Vec<u8> {
+    const DIRECTORY: usize = 12;
+    const RECORD: usize = 16;
+    let mut bytes = face.to_vec();
+    let Some(count) = face
+        .get(4..6)
+        .map(|n| usize::from(u16::from_be_bytes([n[0], n[1]])))
+    else {
+        return bytes;
+    };
+    let tag_at = |i: usize| face.get(DIRECTORY + i * RECORD..DIRECTORY + i * RECORD + 4);
+    let Some(kern) = (0..count).find(|&i| tag_at(i) == Some(b"kern".as_slice())) else {
+        return bytes;
+    };
+    let renamed = *b"kerm";
+    let sorted_before = kern == 0 || tag_at(kern - 1).is_some_and(|t| t < renamed.as_slice());
+    if sorted_before {
+        let at = DIRECTORY + kern * RECORD;
+        bytes[at..at + 4].copy_from_slice(&renamed);
+    }
+    bytes
 }
 
 /// Register the embedded faces with plotters (ab_glyph) once per process.
@@ -150,6 +181,64 @@ mod tests {
             ..Default::default()
         };
         assert!(db.query(&query).is_some());
+    }
+
+    #[test]
+    fn hiding_the_legacy_kern_table_draws_the_same_pixels() {
+        use resvg::{tiny_skia, usvg};
+        // Pairs the faces kern ("AV", "To", "Ty", "LT", "P.", "r,", "Yo"…)
+        // in each drawn weight and family, plus digits and accents.
+        let text = "AVATAR To Ty LT P. r, Yo WA \u{c9}t\u{e9} 1,174 (Q4) f\u{e4}r Lj";
+        let draw = |db: Arc<Database>, family: &str, weight: &str| {
+            let svg = format!(
+                r#"<svg xmlns="http://www.w3.org/2000/svg" width="900" height="60"><text x="5" y="40" font-family="{family}" font-weight="{weight}" font-size="27.3">{text}</text></svg>"#
+            );
+            let opt = usvg::Options {
+                fontdb: db,
+                ..Default::default()
+            };
+            let tree = usvg::Tree::from_str(&svg, &opt).unwrap();
+            let mut pixmap = tiny_skia::Pixmap::new(900, 60).unwrap();
+            resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
+            pixmap.take()
+        };
+        let mut original = Database::new();
+        let mut hidden = Database::new();
+        for (_, bytes) in faces() {
+            for b in bytes {
+                original.load_font_source(Source::Binary(Arc::new(b)));
+                let patched = without_legacy_kern(b);
+                assert_eq!(patched.len(), b.len());
+                hidden.load_font_source(Source::Binary(Arc::new(patched)));
+            }
+        }
+        assert_eq!(
+            original.len(),
+            hidden.len(),
+            "every patched face still loads"
+        );
+        let (original, hidden) = (Arc::new(original), Arc::new(hidden));
+        for family in FAMILIES {
+            for weight in ["normal", "bold"] {
+                let before = draw(Arc::clone(&original), family, weight);
+                assert!(
+                    before.chunks_exact(4).any(|px| px[3] > 0),
+                    "{family} drew text"
+                );
+                assert!(
+                    before == draw(Arc::clone(&hidden), family, weight),
+                    "{family} {weight}: hiding kern changed the text"
+                );
+            }
+        }
+        // The table is really hidden: its directory record is renamed.
+        let sans = without_legacy_kern(dejavu::sans::regular());
+        let tags: Vec<&[u8]> = (0..usize::from(u16::from_be_bytes([sans[4], sans[5]])))
+            .map(|i| &sans[12 + i * 16..16 + i * 16])
+            .collect();
+        assert!(tags.contains(&b"kerm".as_slice()) && tags.contains(&b"GPOS".as_slice()));
+        assert!(!tags.contains(&b"kern".as_slice()));
+        assert!(tags.is_sorted(), "the directory stays sorted");
     }
 
     #[test]

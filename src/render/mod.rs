@@ -128,13 +128,22 @@ impl Pixels {
         let tw = (width.max(1) as usize).min(sw);
         let th = (tw * sh / sw).max(1);
         let channels = if self.has_alpha { 4 } else { 3 };
-        let mut out = image::RgbImage::new(tw as u32, th as u32);
+        let column_ranges: Vec<(usize, usize)> = (0..tw)
+            .map(|tx| {
+                let x0 = tx * sw / tw;
+                (x0, ((tx + 1) * sw / tw).max(x0 + 1).min(sw))
+            })
+            .collect();
+        let mut out = vec![0u8; tw * th * 3];
         // Per source byte, the sum over the rows of one thumbnail row: a
         // loop the compiler vectorizes.
         let mut column_sums = vec![0u32; sw * 3];
+        const BAND_ROWS: usize = (u16::MAX / 255) as usize;
+        let mut band = vec![0u16; sw * 3];
+        let mut band_rows = 0;
         let mut straight = vec![0u8; sw * 3];
         let mut source_row = 0;
-        for ty in 0..th {
+        for (ty, out_row) in out.chunks_exact_mut(tw * 3).enumerate() {
             let end = ((ty + 1) * sh / th).max(source_row + 1).min(sh);
             column_sums.fill(0);
             for y in source_row..end {
@@ -150,24 +159,72 @@ impl Pixels {
                     }
                     &straight
                 };
-                for (sum, &v) in column_sums.iter_mut().zip(rgb) {
-                    *sum += u32::from(v);
+                // 16-bit lanes hold twice as many bytes per instruction;
+                // flushed to 32 bits before they could overflow.
+                for (sum, &v) in band.iter_mut().zip(rgb) {
+                    *sum += u16::from(v);
+                }
+                band_rows += 1;
+                if band_rows == BAND_ROWS || y + 1 == end {
+                    for (total, part) in column_sums.iter_mut().zip(&mut band) {
+                        *total += u32::from(*part);
+                        *part = 0;
+                    }
+                    band_rows = 0;
                 }
             }
-            let rows = (end - source_row) as u32;
+            let rows = end - source_row;
             source_row = end;
-            for tx in 0..tw {
-                let x0 = tx * sw / tw;
-                let x1 = ((tx + 1) * sw / tw).max(x0 + 1).min(sw);
-                let n = rows * (x1 - x0) as u32;
-                let pixel = out.get_pixel_mut(tx as u32, ty as u32);
+            // Boxes come in one or two sizes: reuse the divisor (its setup
+            // is a 64-bit division).
+            let mut divisor = RoundedDivisor::new(1);
+            for (pixel, &(x0, x1)) in out_row.chunks_exact_mut(3).zip(&column_ranges) {
+                let n = (rows * (x1 - x0)) as u32;
+                if divisor.n != n {
+                    divisor = RoundedDivisor::new(n);
+                }
+                let mut sum = [0u32; 3];
+                for px in column_sums[x0 * 3..x1 * 3].chunks_exact(3) {
+                    sum[0] += px[0];
+                    sum[1] += px[1];
+                    sum[2] += px[2];
+                }
                 for c in 0..3 {
-                    let sum: u32 = (x0..x1).map(|x| column_sums[x * 3 + c]).sum();
-                    pixel.0[c] = ((sum + n / 2) / n) as u8;
+                    pixel[c] = divisor.divide(sum[c]) as u8;
                 }
             }
         }
-        out
+        image::RgbImage::from_raw(tw as u32, th as u32, out)
+            .expect("the buffer holds tw x th RGB pixels")
+    }
+}
+
+/// `(x + n/2) / n` by a multiply and a shift: a hardware division per
+/// thumbnail byte cost more than summing the pixels. Exact while
+/// `(x + n) * n < 2^32`, which holds for byte sums over boxes of fewer than
+/// 4,096 pixels (a thumbnail at least 1/64 of the source's width).
+#[derive(Clone, Copy)]
+struct RoundedDivisor {
+    n: u32,
+    reciprocal: u64,
+}
+
+impl RoundedDivisor {
+    fn new(n: u32) -> Self {
+        let n = n.max(1);
+        RoundedDivisor {
+            n,
+            reciprocal: (1u64 << 32).div_ceil(u64::from(n)),
+        }
+    }
+
+    fn divide(self, x: u32) -> u32 {
+        let x = x + self.n / 2;
+        if u64::from(x) * u64::from(self.n) < 1 << 32 {
+            ((u64::from(x) * self.reciprocal) >> 32) as u32
+        } else {
+            x / self.n
+        }
     }
 }
 
@@ -233,15 +290,24 @@ pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, RenderError> {
 }
 
 /// The RGB bytes of an RGBA buffer, or None when some pixel is not opaque.
-/// One pass over slices of fixed width so the copy vectorizes.
+/// Word-wide passes so both loops compile to a load and a store per pixel:
+/// each pixel's four bytes are stored at its RGB place and the next pixel
+/// overwrites the spare alpha byte.
 fn opaque_rgb(rgba: &[u8]) -> Option<Vec<u8>> {
-    let mut rgb = vec![0u8; rgba.len() / 4 * 3];
-    let mut alpha = 255u8;
-    for (dst, src) in rgb.chunks_exact_mut(3).zip(rgba.chunks_exact(4)) {
-        dst.copy_from_slice(&src[..3]);
-        alpha &= src[3];
+    let all_bits = rgba
+        .chunks_exact(4)
+        .map(|px| u32::from_le_bytes([px[0], px[1], px[2], px[3]]))
+        .fold(u32::MAX, |acc, word| acc & word);
+    if all_bits >> 24 != 255 || rgba.len() % 4 != 0 {
+        return None;
     }
-    (alpha == 255).then_some(rgb)
+    let pixels = rgba.len() / 4;
+    let mut rgb = vec![0u8; pixels * 3 + 1];
+    for (i, px) in rgba.chunks_exact(4).enumerate() {
+        rgb[i * 3..i * 3 + 4].copy_from_slice(px);
+    }
+    rgb.truncate(pixels * 3);
+    Some(rgb)
 }
 
 /// PNG with fast compression and the adaptive filter: ~5× faster than the
@@ -269,6 +335,43 @@ pub(crate) fn has_value_axis(kind: ChartKind) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thumbnails_match_a_plain_box_mean_for_tall_and_odd_boxes() {
+        // Boxes of 600+ rows (several 16-bit bands) and uneven widths.
+        for (sw, sh, tw) in [(600usize, 1300usize, 1u32), (97, 700, 5), (800, 600, 200)] {
+            let data: Vec<u8> = (0..sw * sh * 3)
+                .map(|i| ((i * 7919 + i / 3 * 13) % 256) as u8)
+                .collect();
+            let pixels = Pixels {
+                width: sw as u32,
+                height: sh as u32,
+                data: data.clone(),
+                has_alpha: false,
+            };
+            let thumb = pixels.thumbnail(tw);
+            let (tw, th) = (thumb.width() as usize, thumb.height() as usize);
+            let mut y0 = 0;
+            for ty in 0..th {
+                let y1 = ((ty + 1) * sh / th).max(y0 + 1).min(sh);
+                for tx in 0..tw {
+                    let x0 = tx * sw / tw;
+                    let x1 = ((tx + 1) * sw / tw).max(x0 + 1).min(sw);
+                    for c in 0..3 {
+                        let sum: u64 = (y0..y1)
+                            .flat_map(|y| (x0..x1).map(move |x| (y, x)))
+                            .map(|(y, x)| u64::from(data[(y * sw + x) * 3 + c]))
+                            .sum();
+                        let n = ((y1 - y0) * (x1 - x0)) as u64;
+                        let expected = (sum + n / 2) / n;
+                        let got = thumb.get_pixel(tx as u32, ty as u32).0[c];
+                        assert_eq!(u64::from(got), expected, "{sw}x{sh} at {tx},{ty},{c}");
+                    }
+                }
+                y0 = y1;
+            }
+        }
+    }
 
     #[test]
     fn thumbnails_average_the_area_each_pixel_covers() {
@@ -304,6 +407,30 @@ mod tests {
         assert_eq!(rgba.thumbnail(1).get_pixel(0, 0).0, [191, 191, 191]);
         // Never wider than the source.
         assert_eq!(pixels.thumbnail(10).dimensions(), (4, 2));
+    }
+
+    #[test]
+    fn opaque_rgb_drops_alpha_only_when_every_pixel_is_opaque() {
+        // Five pixels: four in the wide loop, one in the remainder.
+        let rgba: Vec<u8> = (0..5u8).flat_map(|i| [i, i + 10, i + 20, 255]).collect();
+        let expected: Vec<u8> = (0..5u8).flat_map(|i| [i, i + 10, i + 20]).collect();
+        assert_eq!(opaque_rgb(&rgba), Some(expected));
+        for translucent in [3, 19] {
+            let mut some_clear = rgba.clone();
+            some_clear[translucent] = 254;
+            assert_eq!(opaque_rgb(&some_clear), None);
+        }
+    }
+
+    #[test]
+    fn rounded_divisor_matches_integer_division() {
+        for n in (1..=300).chain([1000, 4095, 4096, 5000, 65_536]) {
+            let divisor = RoundedDivisor::new(n);
+            let top = (255 * n).min(3_000_000);
+            for x in (0..=top).step_by(1 + (top as usize / 20_000)).chain([top]) {
+                assert_eq!(divisor.divide(x), (x + n / 2) / n, "{x} / {n}");
+            }
+        }
     }
 
     #[test]
