@@ -2,7 +2,7 @@
 //! folder, also its composition (counts per set, axis, severity, question
 //! type, family, chart kind, … from `suite::composition`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::io::{BufRead, Write as _};
 use std::path::PathBuf;
@@ -10,7 +10,10 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use chartstress::ir::Item;
-use chartstress::questions::diversity::{TextStats, text_stats, trigram_jaccard};
+use chartstress::questions::diversity::{TextStats, text_stats, tokens, trigram_jaccard};
+use chartstress::questions::language::{
+    FamilyBalance, LanguageStats, answer_balance, language_stats,
+};
 
 /// Arguments of `chartstress stats`.
 #[derive(Debug, clap::Args)]
@@ -25,7 +28,11 @@ chart kind, answer type and choice letter, checked against suite.json. For modif
 print the visual distance to the original's image (1 − MSSIM: min, quartiles, median, max; \
 \"–\" for a group without any) per chart axis and measured severity and per change class \
 (stress, easing, shifted), and the requested ladder level of each chart perturbation against \
-its measured severity. Unreadable lines are \
+its measured severity. Per set, the language of its questions: distinct strings, the realizers' \
+own vocabulary (word types that are neither numbers nor words of the chart's table, entities or \
+options) and token-length percentiles; per family in the original set, the answer balance: true \
+and false fact checks, yes and no answers, correct letters, and the correct option's rank among \
+numeric options (a family far from even can be answered without the chart). Unreadable lines are \
 reported with their line number and make the exit code 1; the rest is still counted.",
     after_help = "Examples:\n  \
 chartstress stats out/suite\n  \
@@ -66,6 +73,106 @@ fn composition_json(c: &chartstress::suite::Composition) -> serde_json::Value {
         "fingerprint": c.fingerprint,
         "shard": c.shard.map(|(k, n)| format!("{k}/{n}")),
     })
+}
+
+/// Lower-case words of every table a suite holds (headers and cells), by
+/// table id; unreadable tables are left out (the language figures then count
+/// their words as the realizers' own, never fewer).
+fn suite_table_words(items_file: &std::path::Path) -> BTreeMap<String, BTreeSet<String>> {
+    let mut out = BTreeMap::new();
+    let Some(dir) = items_file.parent().map(|d| d.join("tables")) else {
+        return out;
+    };
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return out;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let id = name
+            .strip_suffix(".meta.json")
+            .or_else(|| name.strip_suffix(".csv"))
+            .or_else(|| name.strip_suffix(".tsv"));
+        let (Some(id), Ok(text)) = (id, std::fs::read_to_string(&path)) else {
+            continue;
+        };
+        out.entry(id.to_string())
+            .or_insert_with(BTreeSet::new)
+            .extend(tokens(&text));
+    }
+    out
+}
+
+fn language_text(language: &BTreeMap<&str, LanguageStats>) -> String {
+    let mut out =
+        String::from("language per set (own words: neither numbers nor the chart's names)\n");
+    let _ = writeln!(
+        out,
+        "{:<20} {:>9} {:>9} {:>9} {:>11} {:>11} {:>10}  tokens min/p10/median/p90/max",
+        "set", "questions", "distinct", "own words", "chart words", "mean tokens", "mean chars"
+    );
+    for (set, s) in language {
+        let [lo, p10, mid, p90, hi] = s.token_percentiles;
+        let _ = writeln!(
+            out,
+            "{:<20} {:>9} {:>9} {:>9} {:>11} {:>11.1} {:>10.1}  {lo}/{p10}/{mid}/{p90}/{hi}",
+            set,
+            s.questions,
+            s.distinct_questions,
+            s.own_words,
+            s.chart_words,
+            s.mean_tokens,
+            s.mean_chars
+        );
+    }
+    out
+}
+
+fn percent(part: usize, whole: usize) -> String {
+    if whole == 0 {
+        "–".into()
+    } else {
+        format!("{:.0}", 100.0 * part as f64 / whole as f64)
+    }
+}
+
+fn balance_text(balance: &BTreeMap<String, FamilyBalance>) -> String {
+    let mut out =
+        String::from("answer balance per family, original set (% of each kind; even is 50 / 25)\n");
+    let _ = writeln!(
+        out,
+        "{:<32} {:>6} {:>7} {:>6} {:>5} {:>15} {:>18}",
+        "family", "items", "unans.", "true", "yes", "letters a/b/c/d", "value rank 1/2/3/4"
+    );
+    for (family, b) in balance {
+        let tf = b.true_false.0 + b.true_false.1;
+        let yn = b.yes_no.0 + b.yes_no.1;
+        let letters: usize = b.letters.iter().sum();
+        let ranks: usize = b.value_rank.iter().sum();
+        let spread = |counts: &[usize; 4], total: usize| {
+            if total == 0 {
+                "–".to_string()
+            } else {
+                counts
+                    .iter()
+                    .map(|c| percent(*c, total))
+                    .collect::<Vec<_>>()
+                    .join("/")
+            }
+        };
+        let _ = writeln!(
+            out,
+            "{:<32} {:>6} {:>7} {:>6} {:>5} {:>15} {:>18}",
+            family,
+            b.items,
+            percent(b.unanswerable, b.items),
+            percent(b.true_false.0, tf),
+            percent(b.yes_no.0, yn),
+            spread(&b.letters, letters),
+            spread(&b.value_rank, ranks)
+        );
+    }
+    out
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -110,6 +217,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     }
+    let table_words = match &composition {
+        Some(_) => suite_table_words(&args.items),
+        None => BTreeMap::new(),
+    };
+    let lookup = |id: &str| table_words.get(id);
+    let mut by_set: BTreeMap<String, Vec<&Item>> = BTreeMap::new();
+    for i in &items {
+        by_set.entry(i.set.name().to_string()).or_default().push(i);
+    }
+    let language: BTreeMap<&str, LanguageStats> = by_set
+        .iter()
+        .map(|(set, v)| (set.as_str(), language_stats(v.iter().copied(), &lookup)))
+        .collect();
+    let balance = answer_balance(items.iter().filter(|i| i.origin.is_none()));
     let visual = chartstress::suite::visual_stats(&items);
     let has_modified = visual.by_change.values().any(|g| g.items > 0);
     let by_id: BTreeMap<&str, &Item> = items.iter().map(|i| (i.id.as_str(), i)).collect();
@@ -161,6 +282,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "missing_origins": missing_origin,
             "composition": composition.as_ref().map(composition_json),
             "visual": has_modified.then(|| visual.to_json()),
+            "language": language,
+            "answer_balance_original": balance,
         });
         let _ = writeln!(out, "{}", serde_json::to_string_pretty(&doc)?);
     } else {
@@ -191,6 +314,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         for (k, v) in &groups {
             row(k, &text_stats(v.iter().copied()));
         }
+        let _ = writeln!(out, "\n{}", language_text(&language));
+        let _ = writeln!(out, "{}", balance_text(&balance));
         if !similarity.is_empty() {
             let _ = writeln!(
                 out,

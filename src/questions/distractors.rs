@@ -38,11 +38,20 @@ pub fn format_for(unit: Option<&str>) -> crate::ir::NumberFormat {
     f
 }
 
-fn number_candidates(value: f64, decimals: u8, data: Option<&PanelData>) -> Vec<f64> {
+/// Wrong values for a number: values of comparable size from the chart, and
+/// the truth scaled by seeded factors. No fixed factors: an option exactly
+/// ten, two or 1.2 times another tells a reader which one the others were
+/// built from.
+fn number_candidates(
+    value: f64,
+    decimals: u8,
+    data: Option<&PanelData>,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Vec<f64> {
     let mut out: Vec<f64> = Vec::new();
     if let Some(d) = data {
         // Values from the chart of a comparable size: a rent of 2,500 is not
-        // confused with an income of 71,673 (the ×10 misread is added below).
+        // confused with an income of 71,673.
         let comparable =
             |v: f64| value == 0.0 || (v / value).abs() <= 5.0 && (v / value).abs() >= 0.2;
         for s in &d.series {
@@ -55,12 +64,32 @@ fn number_candidates(value: f64, decimals: u8, data: Option<&PanelData>) -> Vec<
             );
         }
     }
-    let step = 10f64.powi(-i32::from(decimals));
-    for f in [1.2, 0.8, 1.5, 0.5, 1.25, 0.75, 10.0, 0.1, 2.0] {
-        out.push(value * f);
+    // One draw per band, so the options below and above the truth are as
+    // many and as spread out: when one side runs short the truth lands in
+    // the middle of the options, which a guesser learns.
+    for (lo, hi) in [
+        (0.3, 0.42),
+        (0.42, 0.54),
+        (0.54, 0.66),
+        (0.66, 0.77),
+        (0.77, 0.88),
+    ] {
+        out.push(value * rng.random_range(lo..hi));
     }
+    for (lo, hi) in [
+        (1.13, 1.3),
+        (1.3, 1.5),
+        (1.5, 1.75),
+        (1.75, 2.05),
+        (2.05, 2.4),
+    ] {
+        out.push(value * rng.random_range(lo..hi));
+    }
+    let step = 10f64.powi(-i32::from(decimals));
     if value.abs() < step * 5.0 {
-        out.extend([step * 10.0, step * 20.0, -step * 10.0]);
+        for _ in 0..3 {
+            out.push(step * f64::from(rng.random_range(6u8..40)));
+        }
     }
     // A sign slip is plausible only where the chart has negative values.
     let has_negative = data.is_some_and(|d| {
@@ -71,11 +100,63 @@ fn number_candidates(value: f64, decimals: u8, data: Option<&PanelData>) -> Vec<
     });
     if has_negative {
         out.push(-value);
+        out.push(-value * rng.random_range(0.6..1.5));
     }
     // Rounded in decimal, as the option will print.
     out.into_iter()
         .map(|v| crate::ir::decimal::round_f64(v, decimals))
         .collect()
+}
+
+/// The range a wrong option must stay in to be plausible: shares of a whole
+/// within 0–100 % unless the chart itself leaves that range; None when
+/// anything goes (a percentage change can be −80 % or +250 %).
+fn plausible_range(answer: &Answer, query: &Query, data: Option<&PanelData>) -> Option<(f64, f64)> {
+    let Answer::Number { value, unit, .. } = answer else {
+        return None;
+    };
+    if unit.as_deref() != Some("%") || matches!(query, Query::PercentChange { .. }) {
+        return None;
+    }
+    let chart_values = data
+        .map(|d| {
+            d.series
+                .iter()
+                .flat_map(|s| s.values.iter().flatten().copied())
+                .collect::<Vec<f64>>()
+        })
+        .unwrap_or_default();
+    let within = |v: &f64| (0.0..=100.0).contains(v);
+    (within(value) && chart_values.iter().all(within)).then_some((0.0, 100.0))
+}
+
+/// The years a year answer may be confused with: the chart's own years, or
+/// neighbours of the truth inside the chart's span. A year outside the
+/// chart is a giveaway.
+fn year_candidates(value: i32, data: Option<&PanelData>) -> Vec<String> {
+    let chart_years: Vec<i32> = data
+        .map(|d| {
+            d.categories
+                .iter()
+                .filter_map(|c| c.trim().parse::<i32>().ok())
+                .filter(|y| (1000..=2999).contains(y))
+                .collect()
+        })
+        .unwrap_or_default();
+    let (Some(first), Some(last)) = (chart_years.iter().min(), chart_years.iter().max()) else {
+        return [1, -1, 2, -2, 3, -3]
+            .iter()
+            .map(|d| (value + d).to_string())
+            .collect();
+    };
+    let mut out: Vec<String> = chart_years.iter().map(i32::to_string).collect();
+    out.extend(
+        (-3..=3)
+            .map(|d| value + d)
+            .filter(|y| (*first..=*last).contains(y))
+            .map(|y| y.to_string()),
+    );
+    out
 }
 
 fn text_candidates(query: &Query, data: Option<&PanelData>, scene: &Scene) -> Vec<String> {
@@ -94,14 +175,14 @@ fn text_candidates(query: &Query, data: Option<&PanelData>, scene: &Scene) -> Ve
             ]);
         }
         // A wrong title or axis label is another title or label, never a tick
-        // value ("The label of the y-axis is 80,000" fools nobody).
+        // value ("The label of the y-axis is 80,000" fools nobody), nor "Not
+        // Applicable" when the chart plainly has one.
         Query::Title { .. } | Query::AxisLabel { .. } => {
             for p in &scene.panels {
                 out.extend(p.title.iter().map(|t| t.text.clone()));
                 out.extend(p.x_label.iter().map(|t| t.text.clone()));
                 out.extend(p.y_label.iter().map(|t| t.text.clone()));
             }
-            out.push(crate::ir::answer::NOT_APPLICABLE_TEXT.into());
         }
         // A wrong tick is another tick of the same axis.
         Query::EdgeTick { panel, axis, .. } => {
@@ -117,7 +198,6 @@ fn text_candidates(query: &Query, data: Option<&PanelData>, scene: &Scene) -> Ve
             for p in &scene.panels {
                 out.extend(p.legend.iter().map(|e| e.label.clone()));
             }
-            out.push(crate::ir::answer::NOT_APPLICABLE_TEXT.into());
         }
         _ => {
             // Other categories of the same axis (a series name would be a different kind).
@@ -201,19 +281,14 @@ pub fn distractors(
         } => {
             let mut f = format_for(unit.as_deref());
             f.thousands = value.abs() >= 10_000.0;
-            number_candidates(*value, *decimals, data)
+            let range = plausible_range(answer, query, data);
+            number_candidates(*value, *decimals, data, rng)
                 .into_iter()
+                .filter(|v| range.is_none_or(|(lo, hi)| (lo..=hi).contains(v)))
                 .map(|v| display_number(v, *decimals, &f))
                 .collect()
         }
-        Answer::Year { value } => {
-            let mut v: Vec<String> = [1, -1, 2, -2, 3, -3]
-                .iter()
-                .map(|d| (value + d).to_string())
-                .collect();
-            v.extend(text_candidates(query, data, scene));
-            v
-        }
+        Answer::Year { value } => year_candidates(*value, data),
         Answer::List { values } => {
             let mut v = Vec::new();
             let mut r = values.clone();
@@ -234,32 +309,65 @@ pub fn distractors(
         Answer::Text { .. } => text_candidates(query, data, scene),
         _ => Vec::new(),
     };
-    // Keep clearly wrong, distinct options; numbers must also be far from each other.
-    let mut chosen: Vec<String> = Vec::new();
     // Seeded shuffle so distractor order never follows table order.
     for i in (1..pool.len()).rev() {
         let j = rng.random_range(0..=i);
         pool.swap(i, j);
     }
     let min_gap = readable_gap(answer, query, data);
-    for cand in pool {
-        if chosen.len() >= n {
-            break;
+    let truth = match answer {
+        Answer::Number { value, .. } => Some(*value),
+        Answer::Year { value } => Some(f64::from(*value)),
+        _ => None,
+    };
+    // Clearly wrong options only: a value read off the chart must be told
+    // apart from the truth by eye.
+    let wrong: Vec<String> = pool
+        .into_iter()
+        .filter(|cand| states(answer, cand) == Some(false) && !cand.trim().is_empty())
+        .filter(|cand| match (min_gap, truth) {
+            (Some(gap), Some(value)) => {
+                crate::query::parse_number(cand).is_none_or(|c| (c - value).abs() >= gap)
+            }
+            _ => true,
+        })
+        .collect();
+    let mut chosen: Vec<String> = Vec::new();
+    match truth {
+        Some(value) => {
+            // The truth's rank among the options is drawn, not left to the
+            // candidates: otherwise it sits in the middle of values built
+            // around it, and "pick the middle one" beats chance.
+            let (below, above): (Vec<String>, Vec<String>) = wrong
+                .into_iter()
+                .partition(|c| crate::query::parse_number(c).is_some_and(|c| c < value));
+            let want_below = rng.random_range(0..=n);
+            take_distinct(&below, want_below, answer, &mut chosen);
+            take_distinct(&above, n, answer, &mut chosen);
+            take_distinct(&below, n, answer, &mut chosen);
+            for i in (1..chosen.len()).rev() {
+                let j = rng.random_range(0..=i);
+                chosen.swap(i, j);
+            }
         }
-        if states(answer, &cand) != Some(false) || cand.trim().is_empty() {
-            continue;
-        }
-        // A value read off the chart must be told apart from the truth by eye.
-        if let (Some(gap), Answer::Number { value, .. }) = (min_gap, answer)
-            && crate::query::parse_number(&cand).is_some_and(|c| (c - value).abs() < gap)
-        {
-            continue;
+        None => take_distinct(&wrong, n, answer, &mut chosen),
+    }
+    chosen
+}
+
+/// Push candidates until `chosen` holds `up_to` options, skipping any that
+/// repeats one already chosen (numbers within 10 % of each other count as
+/// repeats, so options never look alike).
+fn take_distinct(candidates: &[String], up_to: usize, answer: &Answer, chosen: &mut Vec<String>) {
+    for cand in candidates {
+        if chosen.len() >= up_to {
+            return;
         }
         let clash = chosen.iter().any(|c| {
-            c.eq_ignore_ascii_case(&cand)
+            c.eq_ignore_ascii_case(cand)
                 || match (
                     crate::query::parse_number(c),
-                    crate::query::parse_number(&cand),
+                    crate::query::parse_number(cand),
                 ) {
                     (Some(x), Some(y)) if matches!(answer, Answer::Number { .. }) => {
                         (x - y).abs() < 0.1 * x.abs().max(y.abs()).max(1e-9)
@@ -268,8 +376,7 @@ pub fn distractors(
                 }
         });
         if !clash {
-            chosen.push(cand);
+            chosen.push(cand.clone());
         }
     }
-    chosen
 }

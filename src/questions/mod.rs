@@ -4,6 +4,7 @@
 
 mod distractors;
 pub mod diversity;
+pub mod language;
 pub mod pick;
 pub mod readability;
 mod types;
@@ -299,6 +300,12 @@ fn cells_of(query: &Query) -> (Vec<String>, Vec<String>) {
     }
 }
 
+/// The answer to a question about something the chart does not have (the
+/// title of an untitled chart): asked plainly, never as an option or claim.
+fn not_applicable(answer: &Answer) -> bool {
+    matches!(answer, Answer::Text { value } if value == crate::ir::answer::NOT_APPLICABLE_TEXT)
+}
+
 fn to_mcq(
     base: &Query,
     answer: &Answer,
@@ -307,7 +314,7 @@ fn to_mcq(
     letter: usize,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Option<Query> {
-    if matches!(answer, Answer::YesNo { .. } | Answer::Unanswerable) {
+    if matches!(answer, Answer::YesNo { .. } | Answer::Unanswerable) || not_applicable(answer) {
         return None;
     }
     let wrong = distractors(answer, base, data, scene, 3, rng);
@@ -332,6 +339,8 @@ fn to_fact(
 ) -> Option<Query> {
     let claim = match (answer, truth) {
         (Answer::Unanswerable, _) => return None,
+        // "The title of the chart is Not Applicable" is no claim about a chart.
+        _ if not_applicable(answer) => return None,
         (_, true) => display_answer(answer),
         // Minimal edit: the swapped comparison.
         (Answer::YesNo { value }, false) => if *value { "No" } else { "Yes" }.to_string(),
@@ -538,17 +547,10 @@ fn build(
                 answerable_data_query(chart_id, spec, scene, opts, item_seed, pick::DATA_FAMILIES)?;
             let q = finalize(query, ty, spec, scene, item_seed, "canonical")?;
             if rng.random_bool(opts.unanswerable_share.clamp(0.0, 1.0)) {
-                // Otherwise ask for information the chart does not encode (its source).
-                let source = || {
-                    let query = Query::Source {
-                        panel: q.query.panel(),
-                    };
-                    finalize(query, ty, spec, scene, item_seed, "canonical")
-                        .filter(|s| s.answer == Answer::Unanswerable)
-                };
-                return unanswerable_variant(&q, spec, scene, item_seed)
-                    .or_else(source)
-                    .or(Some(q));
+                // No fallback to "what is the source?": no chart draws one, so
+                // that question was always unanswerable, a shortcut a model
+                // learns from the wording alone.
+                return unanswerable_variant(&q, spec, scene, item_seed).or(Some(q));
             }
             Some(q)
         }

@@ -57,6 +57,18 @@ pub fn descriptive_family_fits(family: &str, p: &PanelScene, panels: usize) -> b
     }
 }
 
+/// Values that are the shares of one whole: they add up to 100 and are
+/// percentages, shares, or a pie's slices.
+fn parts_of_a_whole(kind: ChartKind, series: &crate::query::SeriesData, values: &[f64]) -> bool {
+    let total: f64 = values.iter().sum();
+    let name = series.name.to_lowercase();
+    let percent = series.format.suffix.as_deref() == Some("%")
+        || ["share", "percent", "%", "proportion"]
+            .iter()
+            .any(|w| name.contains(w));
+    (total - 100.0).abs() <= 1.0 && (percent || kind.is_circular())
+}
+
 fn one<'a, T>(rng: &mut Xoshiro256PlusPlus, items: &'a [T]) -> &'a T {
     &items[rng.random_range(0..items.len())]
 }
@@ -232,7 +244,13 @@ pub fn data_query(
             }
         }
         "sum" | "mean" | "median" => {
-            let categories = if n >= 4 && rng.random_bool(0.3) {
+            // The total of a whole's parts is 100 % before anyone looks at
+            // the chart: ask for a few of the parts instead, or nothing.
+            let whole = family == "sum" && parts_of_a_whole(d.kind, s, &values);
+            if whole && n < 3 {
+                return None;
+            }
+            let categories = if whole || n >= 4 && rng.random_bool(0.3) {
                 let k = rng.random_range(2..=3.min(n - 1));
                 subset(rng, n, k).into_iter().map(cat).collect()
             } else {

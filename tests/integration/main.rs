@@ -11,6 +11,7 @@ mod composites;
 mod demo;
 mod fuzz_process;
 mod fuzz_tables;
+mod giveaways;
 mod golds;
 mod hostile;
 mod pairs;
