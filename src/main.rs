@@ -38,6 +38,8 @@ enum Command {
     Generate(cli::generate::Args),
     /// Merge suite shards into one suite.
     Merge(cli::merge::Args),
+    /// Add a model's verified rewordings of a set's questions to a suite.
+    Paraphrase(cli::paraphrase::Args),
     /// Write a static HTML page to browse a suite.
     Browse(cli::browse::Args),
     /// Run a model adapter over a suite (resumable).
@@ -61,6 +63,7 @@ fn main() -> ExitCode {
         Command::Stats(a) => cli::stats::run(a),
         Command::Generate(a) => cli::generate::run(a),
         Command::Merge(a) => cli::merge::run(a),
+        Command::Paraphrase(a) => cli::paraphrase::run(a),
         Command::Browse(a) => cli::browse::run(a),
         Command::Run(a) => cli::run::run(a),
         Command::Score(a) => cli::score::run(a),

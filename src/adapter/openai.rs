@@ -126,16 +126,15 @@ impl OpenAi {
 
     /// The chat-completions request body for one request.
     pub fn body(&self, req: &Request) -> Value {
-        let b64 = base64::engine::general_purpose::STANDARD.encode(req.image_png.as_slice());
+        let mut content = vec![json!({ "type": "text", "text": req.prompt })];
+        // Text-only requests (paraphrasing, checks against the table) send no image.
+        if !req.image_png.is_empty() {
+            let b64 = base64::engine::general_purpose::STANDARD.encode(req.image_png.as_slice());
+            content.push(json!({ "type": "image_url", "image_url": { "url": format!("data:image/png;base64,{b64}") } }));
+        }
         let mut body = json!({
             "model": self.model,
-            "messages": [{
-                "role": "user",
-                "content": [
-                    { "type": "text", "text": req.prompt },
-                    { "type": "image_url", "image_url": { "url": format!("data:image/png;base64,{b64}") } }
-                ]
-            }],
+            "messages": [{ "role": "user", "content": content }],
             "temperature": self.temperature,
         });
         let map = body.as_object_mut().expect("object");

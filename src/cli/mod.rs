@@ -8,6 +8,7 @@ pub mod demo;
 pub mod gallery;
 pub mod generate;
 pub mod merge;
+pub mod paraphrase;
 pub mod render;
 pub mod report;
 pub mod run;

@@ -15,6 +15,7 @@ mod giveaways;
 mod golds;
 mod hostile;
 mod pairs;
+mod paraphrase;
 mod perturb;
 mod perturb_scene;
 mod questions;
