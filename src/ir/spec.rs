@@ -370,6 +370,10 @@ pub struct ChartSpec {
     /// Figure-level style (background, fonts of the suptitle, banner, tiles).
     pub style: Style,
     pub layout: Layout,
+    /// Where the data comes from, printed as "Source: …" under the figure
+    /// (single charts and grids); None draws no source line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_line: Option<String>,
 }
 
 impl ChartSpec {

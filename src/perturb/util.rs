@@ -231,6 +231,7 @@ pub mod testing {
     pub fn single(table: Table, kind: ChartKind) -> ChartSpec {
         let style = Style::default();
         ChartSpec {
+            source_line: None,
             width: 800,
             height: 600,
             title: None,

@@ -86,6 +86,7 @@ pub fn panel(table: &Table, kind: ChartKind) -> PanelSpec {
 
 pub fn single(table: &Table, kind: ChartKind) -> ChartSpec {
     ChartSpec {
+        source_line: None,
         width: 800,
         height: 600,
         title: None,
@@ -98,6 +99,7 @@ pub fn single(table: &Table, kind: ChartKind) -> ChartSpec {
 
 pub fn grid(rows: u32, cols: u32, panels: Vec<PanelSpec>) -> ChartSpec {
     ChartSpec {
+        source_line: None,
         width: 400 * cols,
         height: 300 * rows,
         title: None,

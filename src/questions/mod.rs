@@ -262,6 +262,21 @@ fn descriptive_query(
     None
 }
 
+/// Share of factoid questions about a chart with a known source that ask
+/// for it.
+const SOURCE_QUESTION_SHARE: f64 = 0.08;
+
+/// Whether the chart's data has a source (printed or not).
+fn names_a_source(spec: &ChartSpec) -> bool {
+    spec.panels().first().is_some_and(|p| {
+        p.table
+            .meta
+            .source
+            .as_deref()
+            .is_some_and(|s| !s.trim().is_empty())
+    })
+}
+
 /// Families whose answer can be offered as options or claimed: every data family.
 const CLAIMABLE: &[&str] = pick::DATA_FAMILIES;
 
@@ -529,6 +544,17 @@ fn build(
     let mut rng = seed::rng(item_seed, &[chart_id, ty.name()]);
     match ty {
         QuestionType::Factoid => {
+            // "What is the source?" of charts whose table names one: answerable
+            // where the chart prints it, unanswerable where it does not, in the
+            // shares the suite draws source lines. Its own random stream, so the
+            // other questions do not depend on it.
+            if allowed(opts, "source")
+                && names_a_source(spec)
+                && seed::rng(item_seed, &[chart_id, "source"]).random_bool(SOURCE_QUESTION_SHARE)
+            {
+                let query = Query::Source { panel: 0 };
+                return finalize(query, ty, spec, scene, item_seed, "canonical");
+            }
             // Some questions need a fact stated only in the paragraph (or it and the chart).
             if allowed(opts, "paragraph_value") || allowed(opts, "paragraph_difference") {
                 let panel = rng.random_range(0..spec.panels().len().max(1));

@@ -11,6 +11,36 @@ use crate::ir::{
     Align, BBox, ChartKind, ChartSpec, KpiTile, Layout, PanelSpec, Scene, Style, TextBox,
 };
 
+/// "Source: …" at the figure's bottom left in the tick font; returns the
+/// area left above it and the drawn text.
+fn draw_source_line(canvas: &mut Canvas, source: &str, st: &Style, full: BBox) -> (BBox, TextBox) {
+    let size = st.tick_size.max(9.0) * 0.95;
+    let strip = (size * 1.8).ceil();
+    let m = st.margin as f32;
+    let text = truncate(
+        &format!("Source: {source}"),
+        &st.font_family,
+        size,
+        false,
+        (full.w - 2.0 * m).max(size),
+    );
+    let bbox = canvas.text(&TextSpec {
+        text: &text,
+        x: full.x + m,
+        y: full.y + full.h - strip + (strip - size * 1.2) / 2.0,
+        align: Align::Left,
+        family: &st.font_family,
+        size,
+        bold: false,
+        color: &st.text_color,
+    });
+    let rest = BBox {
+        h: full.h - strip,
+        ..full
+    };
+    (rest, TextBox { text, bbox })
+}
+
 pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, RenderError> {
     let st = &spec.style;
     let (w, h) = (spec.width as f32, spec.height as f32);
@@ -30,6 +60,16 @@ pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, Rende
         kpis: Vec::new(),
         paragraph: None,
         extra_text: Vec::new(),
+    };
+    // A source line under the figure, as news and report charts print it
+    // (dashboards carry their facts in tiles and paragraphs instead).
+    let full = match spec.source_line.as_deref().map(str::trim) {
+        Some(source) if !source.is_empty() && !matches!(spec.layout, Layout::Dashboard { .. }) => {
+            let (rest, line) = draw_source_line(canvas, source, st, full);
+            scene.extra_text.push(line);
+            rest
+        }
+        _ => full,
     };
     match &spec.layout {
         Layout::Single { panel } => {

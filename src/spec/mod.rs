@@ -689,6 +689,7 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
 pub fn single(table: &Table, kind: ChartKind, style: &Style) -> Result<ChartSpec, SpecError> {
     let panel = panel(table, kind, style)?;
     Ok(ChartSpec {
+        source_line: None,
         width: 800,
         height: 600,
         title: None,
@@ -720,6 +721,7 @@ pub fn grid(
     }
     let title_h = if title.is_some() { 50 } else { 0 };
     Ok(ChartSpec {
+        source_line: None,
         width: (cols * 440).max(800),
         height: (rows * 340 + title_h).max(600),
         title: title.filter(|t| !t.trim().is_empty()),
@@ -779,6 +781,7 @@ pub fn dashboard(
         })
         .collect();
     Ok(ChartSpec {
+        source_line: None,
         width: 1200,
         height: 900,
         title: None,

@@ -105,6 +105,9 @@ pub struct SuiteConfig {
     /// Share of original bar and single-series line charts (with at most 24
     /// marks) drawn with value labels; pies always print their percentages.
     pub labelled_originals: f64,
+    /// Share of original charts whose table names a source that print it as a
+    /// "Source: …" line, so "what is the source?" is answerable as often as not.
+    pub source_lines: f64,
     /// Not part of the suite's identity: recorded as `suite.json` `shard`.
     #[serde(skip_serializing)]
     pub shard: Option<Shard>,
@@ -137,6 +140,7 @@ impl Default for SuiteConfig {
             readability_gate: true,
             easing: false,
             labelled_originals: 0.3,
+            source_lines: 0.5,
             shard: None,
         }
     }
@@ -189,6 +193,12 @@ impl SuiteConfig {
             return Err(format!(
                 "labelled_originals must be within 0..=1, got {}",
                 self.labelled_originals
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.source_lines) {
+            return Err(format!(
+                "source_lines must be within 0..=1, got {}",
+                self.source_lines
             ));
         }
         if !self.sets.contains(&SetName::Original) {

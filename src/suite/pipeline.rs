@@ -287,7 +287,10 @@ impl Env<'_> {
             &self.original_style
         };
         let spec = match crate::spec::single(table, kind, style) {
-            Ok(s) => s,
+            Ok(mut s) => {
+                s.source_line = self.source_line(table, kind);
+                s
+            }
             Err(e) => {
                 block
                     .errors
@@ -311,6 +314,21 @@ impl Env<'_> {
     /// Whether the original `kind` chart of `table` prints its values: a
     /// seeded `labelled_originals` share of bar and single-series line charts
     /// with few enough marks that labels do not crowd.
+    /// The source printed under the original chart: the table's, on a
+    /// seeded `source_lines` share of charts.
+    fn source_line(&self, table: &Table, kind: ChartKind) -> Option<String> {
+        use rand::RngExt;
+        let source = table
+            .meta
+            .source
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())?;
+        seed::rng(self.config.seed, &["source line", &table.id, kind.name()])
+            .random_bool(self.config.source_lines.clamp(0.0, 1.0))
+            .then(|| source.to_string())
+    }
+
     fn labels_original(&self, table: &Table, kind: ChartKind) -> bool {
         use rand::RngExt;
         const MAX_LABELLED_MARKS: usize = 24;

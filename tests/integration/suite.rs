@@ -73,6 +73,7 @@ fn hand_chart(id: &str, table: &str) -> ChartRecord {
         id: id.into(),
         image: format!("images/{id}.png"),
         spec: chartstress::ir::ChartSpec {
+            source_line: None,
             width: 10,
             height: 10,
             title: None,

@@ -70,6 +70,7 @@ pub fn table() -> Table {
 pub fn chart_record(id: &str, image: &str) -> ChartRecord {
     let style = Style::default();
     let spec = ChartSpec {
+        source_line: None,
         width: 640,
         height: 480,
         title: None,
