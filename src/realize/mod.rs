@@ -380,7 +380,8 @@ fn render(
     );
     // Distractor context wraps another paraphrase grammar.
     let frames_from = if name == "distractor" {
-        ["syntactic", "register", "lexical"][rng.random_range(0..3)]
+        // Register frames carry their own long context; the preface is enough.
+        ["syntactic", "lexical"][rng.random_range(0..2)]
     } else {
         name
     };
@@ -612,7 +613,7 @@ fn render(
             Some(first) => first.question = format!("{preface} {}", first.question),
             None => text = format!("{preface} {text}"),
         }
-        if !mcq && run.rng.random_bool(0.4) {
+        if !mcq && run.rng.random_bool(0.25) {
             let aside = run.pick("aside", &["{@aside}"])?;
             text = format!("{text} {}", fill(&aside, &s)?);
             run.transforms.push("aside".into());
