@@ -149,13 +149,13 @@ impl Run<'_> {
                 if v.is_empty() { get(canonical) } else { v }
             }
             _ => {
-                let v = get(own);
-                if !v.is_empty() {
-                    return v;
-                }
-                let mut v = get(lexical);
-                v.extend(get(canonical));
-                v
+                // Canonical noun phrases stay out: they are the original
+                // wording, and some use a series name as a modifier.
+                [own, lexical, canonical]
+                    .into_iter()
+                    .map(get)
+                    .find(|v| !v.is_empty())
+                    .unwrap_or_default()
             }
         }
     }

@@ -367,7 +367,9 @@ pub fn awkward_kind(name: &str) -> Option<&'static str> {
     let is_year = |s: &str| {
         s.len() == 4 && s.chars().all(|c| c.is_ascii_digit()) && matches!(&s[..2], "19" | "20")
     };
-    if is_year(n) || (n.len() == 7 && is_year(&n[..4]) && n.as_bytes()[4] == b'/') {
+    // "2019/20": a fiscal year. `get` keeps multi-byte names ("45–54") safe.
+    let fiscal = n.len() == 7 && n.get(..4).is_some_and(is_year) && n.get(4..5) == Some("/");
+    if is_year(n) || fiscal {
         return Some("year");
     }
     if letters == 0 && digits > 0 {
@@ -442,6 +444,9 @@ mod awkward_tests {
             ("Q3", Some("code")),
             ("12.5", Some("number")),
             ("Under 18", Some("range")),
+            ("45–54", Some("range")),
+            ("2019/20", Some("year")),
+            ("Zürich", None),
             ("North", None),
             ("GDP", None),
             ("Farrell Cloud", None),
