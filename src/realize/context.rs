@@ -30,7 +30,6 @@ pub fn groups(ctx: &Context) -> Vec<&'static str> {
     }
     if has("other_value") {
         g.push("value");
-        g.push("value");
     }
     g
 }

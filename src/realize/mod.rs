@@ -613,7 +613,7 @@ fn render(
             Some(first) => first.question = format!("{preface} {}", first.question),
             None => text = format!("{preface} {text}"),
         }
-        if !mcq && run.rng.random_bool(0.25) {
+        if !mcq && run.rng.random_bool(0.15) {
             let aside = run.pick("aside", &["{@aside}"])?;
             text = format!("{text} {}", fill(&aside, &s)?);
             run.transforms.push("aside".into());
