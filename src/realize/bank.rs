@@ -62,6 +62,9 @@ pub struct Bank {
     pub question: BTreeMap<String, String>,
     #[serde(default)]
     pub np: BTreeMap<String, Strs>,
+    /// Search-query fragments per family ("North 2020 value").
+    #[serde(default)]
+    pub terse: BTreeMap<String, Strs>,
     #[serde(default)]
     pub clause: BTreeMap<String, Strs>,
     #[serde(default)]
@@ -81,6 +84,19 @@ pub struct Bank {
     pub drop_question_mark_probability: f64,
     #[serde(default)]
     pub typos: Typos,
+    /// Named lists of alternatives that templates pull in with `{@name}`;
+    /// independent choices multiply instead of listing whole sentences.
+    #[serde(default)]
+    pub grammar: BTreeMap<String, Vec<String>>,
+    /// Weights of the noisy realizer's typo kinds, by kind name.
+    #[serde(default)]
+    pub typo_kinds: BTreeMap<String, u32>,
+    /// Keys near each key on a QWERTY keyboard, for slipped-finger typos.
+    #[serde(default)]
+    pub keyboard: BTreeMap<String, String>,
+    /// Probability of each casing/punctuation habit of the noisy realizer.
+    #[serde(default)]
+    pub habits: BTreeMap<String, f64>,
 }
 
 /// The template files, by realizer name.
@@ -113,6 +129,11 @@ pub const FILES: &[(&str, &str)] = &[
         "noisy",
         include_str!("../../templates/questions/noisy.toml"),
     ),
+    // Shared grammar rules every paraphrase realizer may use; not a realizer.
+    (
+        "common",
+        include_str!("../../templates/questions/common.toml"),
+    ),
 ];
 
 /// Every bank, parsed once. The files ship with the binary and are checked by
@@ -134,4 +155,16 @@ pub fn banks() -> &'static BTreeMap<&'static str, Bank> {
 
 pub fn bank(name: &str) -> &'static Bank {
     &banks()[name]
+}
+
+/// The alternatives of grammar rule `name`, from the first of `from` (bank
+/// names) that has it, else from `lexical` (whose noun phrases every
+/// paraphrase borrows), else from the shared `common` bank.
+pub fn rule(from: &[&str], name: &str) -> Option<&'static [String]> {
+    from.iter()
+        .copied()
+        .chain(["lexical", "common"])
+        .filter_map(|b| banks().get(b))
+        .find_map(|b| b.grammar.get(name))
+        .map(Vec::as_slice)
 }

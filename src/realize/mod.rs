@@ -7,6 +7,8 @@
 //! answer would differ.
 
 pub mod bank;
+mod context;
+mod grammar;
 mod noisy;
 pub mod slots;
 mod visual;
@@ -69,6 +71,8 @@ pub fn realize(
 
 struct Run<'a> {
     name: &'a str,
+    /// The bank whose frames and grammar a distractor wording borrows.
+    frames_from: &'a str,
     frames: &'static Frames,
     rng: Xoshiro256PlusPlus,
     id: Vec<String>,
@@ -76,18 +80,57 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    fn pick<'s>(&mut self, label: &str, items: &[&'s str]) -> Option<&'s str> {
+    /// One alternative of `items`, its `{@rule}`s expanded.
+    fn pick(&mut self, label: &str, items: &[&str]) -> Option<String> {
         if items.is_empty() {
             return None;
         }
         let i = self.rng.random_range(0..items.len());
         self.id.push(format!("{label}{i}"));
-        Some(items[i])
+        let from = [self.name, self.frames_from];
+        grammar::expand(items[i], &from, &mut self.rng, &mut self.id)
     }
 
-    fn pick_owned(&mut self, label: &str, items: &'static [String]) -> Option<&'static str> {
+    fn pick_owned(&mut self, label: &str, items: &'static [String]) -> Option<String> {
         let refs: Vec<&'static str> = items.iter().map(String::as_str).collect();
         self.pick(label, &refs)
+    }
+
+    /// Paraphrase-only slots: awkward series names wrapped in a noun phrase
+    /// ("the 2022 series"), and the chart's topic for context-setting openers.
+    fn enrich(&mut self, slots: &mut Slots, spec: &ChartSpec, panel: usize) -> Option<()> {
+        let mut wrapped: Vec<(String, String)> = Vec::new();
+        for key in slots::SERIES_KEYS {
+            let Some(name) = slots.get(key).cloned() else {
+                continue;
+            };
+            let Some(kind) = slots::awkward_kind(&name) else {
+                continue;
+            };
+            // One name in two slots gets one wrapping.
+            let text = match wrapped.iter().find(|w| w.0 == name) {
+                Some(w) => w.1.clone(),
+                None => {
+                    let rule = format!("{{@awkward_{kind}}}");
+                    let t = self.pick("awkward", &[rule.as_str()])?;
+                    let mut s = Slots::new();
+                    s.insert("name".into(), name.clone());
+                    let t = fill(&t, &s)?;
+                    self.transforms.push(format!("{key}:wrapped:{kind}"));
+                    wrapped.push((name, t.clone()));
+                    t
+                }
+            };
+            slots.insert(key.into(), text);
+        }
+        if !slots.contains_key("topic") {
+            let t = match slots::topic(spec, panel) {
+                Some(t) => t,
+                None => self.pick("topic", &["{@topic_fallback}"])?,
+            };
+            slots.insert("topic".into(), t);
+        }
+        Some(())
     }
 
     fn pools(
@@ -106,13 +149,13 @@ impl Run<'_> {
                 if v.is_empty() { get(canonical) } else { v }
             }
             _ => {
-                let v = get(own);
-                if !v.is_empty() {
-                    return v;
-                }
-                let mut v = get(lexical);
-                v.extend(get(canonical));
-                v
+                // Canonical noun phrases stay out: they are the original
+                // wording, and some use a series name as a modifier.
+                [own, lexical, canonical]
+                    .into_iter()
+                    .map(get)
+                    .find(|v| !v.is_empty())
+                    .unwrap_or_default()
             }
         }
     }
@@ -120,7 +163,7 @@ impl Run<'_> {
     fn np(&mut self, key: &str, slots: &Slots) -> Option<String> {
         let pool = self.pools(key, |b| &b.np);
         let t = self.pick("np", &pool)?;
-        fill(t, slots)
+        fill(&t, slots)
     }
 
     fn clause(&mut self, key: &str, yes: bool, slots: &Slots) -> Option<String> {
@@ -130,7 +173,7 @@ impl Run<'_> {
             self.pools(key, |b| &b.clause_no)
         };
         let t = self.pick("clause", &pool)?;
-        fill(t, slots)
+        fill(&t, slots)
     }
 
     /// The plain question for a base query.
@@ -144,11 +187,21 @@ impl Run<'_> {
             let frame = self.pick_owned("yn", &self.frames.yn)?;
             let mut s = slots.clone();
             s.insert("clause".into(), clause);
-            fill(frame, &s)?
+            fill(&frame, &s)?
         } else {
             let np = self.np(key, slots)?;
             let frame = self.pick_owned("wh", &self.frames.wh)?;
-            with_np(frame, &np, slots)?
+            let mut s = slots.clone();
+            if frame.contains("{terse}") {
+                // Families without a search-query fragment use their noun phrase.
+                let pool = self.pools(key, |b| &b.terse);
+                let t = match self.pick("terse", &pool) {
+                    Some(t) => fill(&t, slots)?,
+                    None => np.clone(),
+                };
+                s.insert("terse".into(), t);
+            }
+            with_np(&frame, &np, &s)?
         };
         if let Some(d) = asked_decimals(query) {
             text = self.round(&text, d)?;
@@ -160,7 +213,7 @@ impl Run<'_> {
         let frame = self.pick_owned("round", &self.frames.round)?;
         let mut s = Slots::new();
         s.insert("dp".into(), decimals_phrase(decimals));
-        Some(format!("{text} {}", capitalize(&fill(frame, &s)?)))
+        Some(format!("{text} {}", capitalize(&fill(&frame, &s)?)))
     }
 
     fn claim(&mut self, key: &str, stated: &str, slots: &Slots) -> Option<String> {
@@ -183,7 +236,7 @@ impl Run<'_> {
         let frame = self.pick_owned("claim", frames)?;
         let mut s = slots.clone();
         s.insert("answer".into(), stated.to_string());
-        Some(capitalize(&with_np(frame, &np, &s)?))
+        Some(capitalize(&with_np(&frame, &np, &s)?))
     }
 }
 
@@ -327,12 +380,14 @@ fn render(
     );
     // Distractor context wraps another paraphrase grammar.
     let frames_from = if name == "distractor" {
-        ["syntactic", "register", "lexical"][rng.random_range(0..3)]
+        // Register frames carry their own long context; the preface is enough.
+        ["syntactic", "lexical"][rng.random_range(0..2)]
     } else {
         name
     };
     let mut run = Run {
         name,
+        frames_from,
         frames: bank(frames_from).frames.as_ref()?,
         rng,
         id: vec![name.to_string()],
@@ -342,25 +397,35 @@ fn render(
         run.transforms.push(format!("frames:{frames_from}"));
     }
     let base = q.query.base();
-    let (key, mut slots) = base_slots(base, spec)?;
+    let (key, raw) = base_slots(base, spec)?;
+    let mut slots = raw.clone();
     run.id.push(key.clone());
+    let paraphrase = name != "canonical";
+    if paraphrase {
+        run.enrich(&mut slots, spec, base.panel())?;
+    }
+    let mut refs = std::collections::BTreeMap::new();
     if name == "visual" {
-        let substituted = visual::substitute(
+        let outcome = visual::substitute(
             &mut slots,
+            &raw,
             base,
-            spec,
             scene,
             &mut run.rng,
             &mut run.transforms,
         );
         let own = bank("visual");
         let descriptive = crate::query::is_descriptive(base);
-        if !substituted
-            && !(descriptive && (own.np.contains_key(&key) || own.clause.contains_key(&key)))
-        {
-            return None;
+        match outcome {
+            visual::Outcome::All(r) => refs = r,
+            visual::Outcome::NoEntities
+                if descriptive && (own.np.contains_key(&key) || own.clause.contains_key(&key)) => {}
+            _ => return None,
         }
     }
+    // Wordings of entities outside `slots` (a hypothetical's changed cell),
+    // kept free of typos like the slots are.
+    let mut extra_protected: Vec<String> = Vec::new();
     let mut history = Vec::new();
     let mut text = match &q.query {
         Query::MultipleChoice { base, options } => {
@@ -369,34 +434,48 @@ fn render(
             let mut s = slots.clone();
             s.insert("question".into(), core);
             s.insert("options".into(), options_text(&run.frames.options, options));
-            fill(frame, &s)?
+            fill(&frame, &s)?
         }
         Query::FactCheck { base: _, claim } => {
             let c = run.claim(&key, claim, &slots)?;
             let frame = run.pick_owned("fact", &run.frames.fact)?;
             let mut s = slots.clone();
             s.insert("claim".into(), c);
-            fill(frame, &s)?
+            fill(&frame, &s)?
         }
         Query::Hypothetical { base: _, change } => {
             if is_yes_no_key(&key) {
                 return None;
             }
             let mut s = slots.clone();
-            s.insert("series".into(), change.series.clone());
+            let mut changed = Slots::new();
+            changed.insert("series".into(), change.series.clone());
             if let Some(c) = &change.category {
-                s.insert("category".into(), c.clone());
+                changed.insert("category".into(), c.clone());
+            }
+            if paraphrase {
+                run.enrich(&mut changed, spec, base.panel())?;
             }
             if name == "visual" {
-                // The changed cell keeps its name; only the asked quantity is visual.
-                run.transforms.push("change:named".into());
+                // The changed cell is always drawn, so naming it plainly when it
+                // has no reference says nothing about answerability.
+                if let Some(r) = refs.get(&format!("series:{}", change.series)) {
+                    changed.insert("series".into(), r.clone());
+                }
+                if let Some(c) = &change.category
+                    && let Some(r) = refs.get(&format!("category:{c}"))
+                {
+                    changed.insert("category".into(), r.clone());
+                }
             }
+            extra_protected.extend(changed.values().cloned());
+            s.extend(changed);
             let target_frames = if change.category.is_some() {
                 &run.frames.target_cell
             } else {
                 &run.frames.target_series
             };
-            let target = fill(run.pick_owned("target", target_frames)?, &s)?;
+            let target = fill(&run.pick_owned("target", target_frames)?, &s)?;
             s.insert("target".into(), target);
             s.insert(
                 "percent".into(),
@@ -410,12 +489,12 @@ fn render(
             } else {
                 &run.frames.down
             };
-            let change_text = fill(run.pick_owned("change", dir)?, &s)?;
+            let change_text = fill(&run.pick_owned("change", dir)?, &s)?;
             let np = run.np(&key, &slots)?;
             let frame = run.pick_owned("hypo", &run.frames.hypo)?;
             let mut s2 = slots.clone();
             s2.insert("change".into(), change_text);
-            let mut t = capitalize(&with_np(frame, &np, &s2)?);
+            let mut t = capitalize(&with_np(&frame, &np, &s2)?);
             // An unanswerable variant states the rounding its answerable twin
             // would, so the wording gives nothing away.
             let decimals = match &q.answer {
@@ -433,17 +512,28 @@ fn render(
         Query::Conversation { turns } => {
             let mut texts = Vec::new();
             for (i, turn) in turns.iter().enumerate() {
-                let (tkey, mut tslots) = base_slots(turn, spec)?;
-                if name == "visual" {
-                    visual::substitute(
-                        &mut tslots,
-                        turn,
-                        spec,
-                        scene,
-                        &mut run.rng,
-                        &mut run.transforms,
-                    );
+                let (tkey, traw) = base_slots(turn, spec)?;
+                let mut tslots = traw.clone();
+                if paraphrase {
+                    run.enrich(&mut tslots, spec, turn.panel())?;
                 }
+                if name == "visual"
+                    && matches!(
+                        visual::substitute(
+                            &mut tslots,
+                            &traw,
+                            turn,
+                            scene,
+                            &mut run.rng,
+                            &mut run.transforms,
+                        ),
+                        visual::Outcome::Cannot
+                    )
+                {
+                    return None;
+                }
+                extra_protected.extend(tslots.values().cloned());
+                extra_protected.extend(traw.values().cloned());
                 let link = if i > 0 {
                     follow_up(
                         &turns[i - 1],
@@ -469,7 +559,7 @@ fn render(
                             _ => &run.frames.followup_difference,
                         };
                         let f = run.pick_owned(&format!("followup_{kind}"), frames)?;
-                        capitalize(&fill(f, &tslots)?)
+                        capitalize(&fill(&f, &tslots)?)
                     }
                     None => run.question(turn, &tkey, &tslots)?,
                 };
@@ -501,33 +591,47 @@ fn render(
         }
     }
     if name == "distractor" {
-        let b = bank("distractor");
-        let preface = run.pick_owned("preface", &b.prefaces)?;
-        run.transforms.push("preface".into());
+        let ctx = context::build(spec, base, &raw, &q.answer.to_text(), &mut run.rng);
+        let mut s = slots.clone();
+        s.extend(ctx.slots.clone());
+        if let Some(other) = s.get("other_series").cloned()
+            && slots::awkward_kind(&other).is_some()
+        {
+            s.insert("other_series".into(), format!("the {other} series"));
+        }
+        let groups = context::groups(&ctx);
+        let group = groups[run.rng.random_range(0..groups.len())];
+        let rule = format!("{{@preface_{group}}}");
+        let preface = run.pick(&format!("preface_{group}"), &[rule.as_str()])?;
+        let preface = capitalize(&fill(&preface, &s)?);
+        run.transforms.push(format!("preface:{group}"));
+        if matches!(group, "series" | "value") {
+            run.transforms.extend(ctx.mentions.iter().cloned());
+        }
         let mcq = matches!(q.query, Query::MultipleChoice { .. });
         match history.first_mut() {
             Some(first) => first.question = format!("{preface} {}", first.question),
             None => text = format!("{preface} {text}"),
         }
-        if !mcq && run.rng.random_bool(0.5) {
-            let aside = run.pick_owned("aside", &b.asides)?;
-            text = format!("{text} {aside}");
+        if !mcq && run.rng.random_bool(0.15) {
+            let aside = run.pick("aside", &["{@aside}"])?;
+            text = format!("{text} {}", fill(&aside, &s)?);
             run.transforms.push("aside".into());
         }
     }
-    if name == "visual" {
-        // Visual references bring their own article ("the the blue bar series").
-        text = text.replace("the the ", "the ").replace("The the ", "The ");
+    if paraphrase {
+        // Wrapped names and visual references bring their own article.
+        let fix = |t: &str| t.replace("the the ", "the ").replace("The the ", "The ");
+        text = fix(&text);
         for t in &mut history {
-            t.question = t
-                .question
-                .replace("the the ", "the ")
-                .replace("The the ", "The ");
+            t.question = fix(&t.question);
         }
     }
     if name == "noisy" {
         let protected: Vec<String> = slots
             .values()
+            .chain(raw.values())
+            .chain(&extra_protected)
             .cloned()
             .chain(choices_of(&q.query))
             .collect();
@@ -551,6 +655,9 @@ fn choices_of(query: &Query) -> Vec<String> {
     match query {
         Query::MultipleChoice { options, .. } => options.clone(),
         Query::FactCheck { claim, .. } => vec![claim.clone()],
+        Query::Hypothetical { change, .. } => std::iter::once(change.series.clone())
+            .chain(change.category.clone())
+            .collect(),
         _ => Vec::new(),
     }
 }
@@ -582,8 +689,11 @@ fn panel_prefix(run: &mut Run, panel: usize, scene: &Scene) -> Option<String> {
         _ => &run.frames.panel,
     };
     let f = run.pick_owned("panel", frames)?;
-    fill(f, &s)
+    fill(&f, &s)
 }
+
+#[cfg(test)]
+mod tests_data;
 
 #[cfg(test)]
 mod tests {
@@ -631,7 +741,7 @@ mod tests {
                 assert!(banks()[name].frames.is_some(), "{name}: no frames");
             }
         }
-        assert!(!banks()["distractor"].prefaces.is_empty());
+        assert!(banks()["distractor"].grammar.contains_key("preface_plain"));
     }
 
     #[test]

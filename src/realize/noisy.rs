@@ -1,5 +1,8 @@
-//! Noisy user text: lower case, missing punctuation and a bounded number of
-//! seeded typos, never inside entity names or numbers.
+//! Noisy user text: casing and punctuation habits plus a bounded number of
+//! seeded typos of several kinds (slipped keys, dropped, doubled and swapped
+//! letters, dropped apostrophes, common misspellings), never inside entity
+//! names or numbers. Kinds are drawn by weight first, so no single typo (like
+//! one misspelled "the") dominates the set.
 
 use std::collections::BTreeSet;
 
@@ -9,7 +12,76 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use super::bank::Bank;
 
 fn core(token: &str) -> &str {
-    token.trim_matches(|c: char| !c.is_alphanumeric())
+    token.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+}
+
+/// A token as compared with protected words: possessive and punctuation off
+/// ("Diesel's" and "(US$)'s" guard like "Diesel" and "(US$)").
+fn guard_key(token: &str) -> String {
+    let base = token.split("'s").next().unwrap_or(token);
+    base.trim_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase()
+}
+
+fn habit(bank: &Bank, rng: &mut Xoshiro256PlusPlus, name: &str) -> bool {
+    let p = bank.habits.get(name).copied().unwrap_or(0.0);
+    rng.random_bool(p.clamp(0.0, 1.0))
+}
+
+/// One typo of `kind` in `word`; None when the kind does not apply.
+fn typo(word: &str, kind: &str, bank: &Bank, rng: &mut Xoshiro256PlusPlus) -> Option<String> {
+    let chars: Vec<char> = word.chars().collect();
+    let n = chars.len();
+    match kind {
+        "word" => bank.typos.words.get(&word.to_lowercase()).cloned(),
+        "apostrophe" => word.contains('\'').then(|| word.replace('\'', "")),
+        _ if n < 4 || !chars.iter().all(|c| c.is_ascii_alphabetic()) => None,
+        "neighbour" => {
+            let j = rng.random_range(1..n);
+            let lower = chars[j].to_ascii_lowercase().to_string();
+            let near: Vec<char> = bank.keyboard.get(&lower)?.chars().collect();
+            if near.is_empty() {
+                return None;
+            }
+            let mut v = chars.clone();
+            v[j] = near[rng.random_range(0..near.len())];
+            Some(v.into_iter().collect())
+        }
+        "swap" => {
+            let j = rng.random_range(1..n - 1);
+            let mut v = chars.clone();
+            v.swap(j, j + 1);
+            Some(v.into_iter().collect())
+        }
+        "drop" => {
+            let j = rng.random_range(1..n);
+            let mut v = chars.clone();
+            v.remove(j);
+            Some(v.into_iter().collect())
+        }
+        "double" => {
+            let j = rng.random_range(1..n);
+            let mut v = chars.clone();
+            v.insert(j, chars[j]);
+            Some(v.into_iter().collect())
+        }
+        _ => None,
+    }
+}
+
+fn weighted<'a>(kinds: &'a [(&'a str, u32)], rng: &mut Xoshiro256PlusPlus) -> Option<&'a str> {
+    let total: u32 = kinds.iter().map(|k| k.1).sum();
+    if total == 0 {
+        return None;
+    }
+    let mut x = rng.random_range(0..total);
+    for (k, w) in kinds {
+        if x < *w {
+            return Some(k);
+        }
+        x -= w;
+    }
+    None
 }
 
 pub fn apply(
@@ -21,29 +93,41 @@ pub fn apply(
 ) -> String {
     let guarded: BTreeSet<String> = protected
         .iter()
-        .flat_map(|p| p.split_whitespace().map(|w| core(w).to_lowercase()))
+        .flat_map(|p| p.split_whitespace().map(guard_key))
         .filter(|w| !w.is_empty())
         .collect();
     let is_guarded = |t: &str| {
-        let c = core(t).to_lowercase();
-        c.is_empty() || guarded.contains(&c) || c.chars().any(|ch| ch.is_ascii_digit())
+        let c = guard_key(t);
+        c.is_empty() || guarded.contains(&c) || t.chars().any(|ch| ch.is_ascii_digit())
     };
     let mut tokens: Vec<String> = text.split(' ').map(str::to_string).collect();
-    if rng.random_bool(bank.lowercase_probability.clamp(0.0, 1.0)) {
+    if habit(bank, rng, "lowercase") {
         for t in tokens.iter_mut() {
             if !is_guarded(t) {
                 *t = t.to_lowercase();
             }
         }
         transforms.push("lowercase".into());
+    } else if habit(bank, rng, "shout_word") {
+        // One word typed in capitals for emphasis ("the HIGHEST value").
+        let words: Vec<usize> = (0..tokens.len())
+            .filter(|i| core(&tokens[*i]).len() >= 5 && !is_guarded(&tokens[*i]))
+            .collect();
+        if !words.is_empty() {
+            let i = words[rng.random_range(0..words.len())];
+            tokens[i] = tokens[i].to_uppercase();
+            transforms.push("shout_word".into());
+        }
     }
+    let kinds: Vec<(&str, u32)> = bank
+        .typo_kinds
+        .iter()
+        .map(|(k, w)| (k.as_str(), *w))
+        .collect();
     let candidates: Vec<usize> = tokens
         .iter()
         .enumerate()
-        .filter(|(_, t)| {
-            let c = core(t);
-            c.chars().count() >= 3 && c.chars().all(|ch| ch.is_ascii_alphabetic()) && !is_guarded(t)
-        })
+        .filter(|(_, t)| core(t).chars().count() >= 2 && !is_guarded(t))
         .map(|(i, _)| i)
         .collect();
     let wanted = if bank.max_typos == 0 {
@@ -52,49 +136,45 @@ pub fn apply(
         rng.random_range(1..=bank.max_typos)
     };
     let mut used = BTreeSet::new();
-    for _ in 0..wanted.min(candidates.len()) {
+    // A few tries per typo: a drawn kind may not fit the drawn word.
+    let mut tries = wanted * 4;
+    while used.len() < wanted && tries > 0 && !candidates.is_empty() {
+        tries -= 1;
         let i = candidates[rng.random_range(0..candidates.len())];
-        if !used.insert(i) {
+        let Some(kind) = weighted(&kinds, rng) else {
+            break;
+        };
+        if used.contains(&i) {
             continue;
         }
         let token = tokens[i].clone();
         let c = core(&token).to_string();
         let start = token.find(&c).unwrap_or(0);
         let (before, after) = (&token[..start], &token[start + c.len()..]);
-        let (new, kind) = if let Some(r) = bank.typos.words.get(&c.to_lowercase()) {
-            (r.clone(), "typo:word")
-        } else if c.len() >= 4 {
-            let chars: Vec<char> = c.chars().collect();
-            let j = rng.random_range(1..chars.len() - 1);
-            match rng.random_range(0..3) {
-                0 => {
-                    let mut v = chars.clone();
-                    v.swap(j, j + 1);
-                    (v.into_iter().collect(), "typo:swap")
-                }
-                1 => {
-                    let mut v = chars.clone();
-                    v.remove(j);
-                    (v.into_iter().collect(), "typo:drop")
-                }
-                _ => {
-                    let mut v = chars.clone();
-                    v.insert(j, chars[j]);
-                    (v.into_iter().collect(), "typo:double")
-                }
-            }
-        } else {
+        let Some(new) = typo(&c, kind, bank, rng) else {
             continue;
         };
-        if new != c {
+        if new != c && !new.is_empty() {
             tokens[i] = format!("{before}{new}{after}");
-            transforms.push(kind.into());
+            used.insert(i);
+            transforms.push(format!("typo:{kind}"));
         }
     }
     let mut out = tokens.join(" ");
-    if out.ends_with('?') && rng.random_bool(bank.drop_question_mark_probability.clamp(0.0, 1.0)) {
+    let comma_in_name = protected.iter().any(|p| p.contains(", "));
+    if habit(bank, rng, "no_commas") && out.contains(", ") && !comma_in_name {
+        out = out.replace(", ", " ");
+        transforms.push("no_commas".into());
+    }
+    if out.ends_with('?') && habit(bank, rng, "drop_question_mark") {
         out.pop();
         transforms.push("no_question_mark".into());
+    } else if out.ends_with('.') && habit(bank, rng, "drop_full_stop") {
+        out.pop();
+        transforms.push("no_full_stop".into());
+    } else if out.ends_with('?') && habit(bank, rng, "double_question_mark") {
+        out.push('?');
+        transforms.push("double_question_mark".into());
     }
     out
 }

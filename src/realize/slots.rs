@@ -84,7 +84,7 @@ pub fn decimals_phrase(decimals: u8) -> String {
 /// unanswerable variant) borrows the first drawn series' format, so its
 /// numbers print like the answerable question's and give nothing away.
 /// Its decimals are capped as the executor caps them.
-fn format_of(panel: &PanelSpec, series: &str) -> NumberFormat {
+pub fn format_of(panel: &PanelSpec, series: &str) -> NumberFormat {
     panel
         .table
         .series(series)
@@ -348,4 +348,111 @@ pub fn ordinal(n: usize) -> String {
         .get(n.wrapping_sub(1))
         .map(|w| w.to_string())
         .unwrap_or_else(|| format!("{n}th"))
+}
+
+/// The entity-name slots that hold series names.
+pub const SERIES_KEYS: [&str; 5] = ["series", "a_series", "b_series", "series_a", "series_b"];
+
+/// What kind of awkward name a series has, when it cannot stand alone as a
+/// noun ("the highest 2022", "the combined 18-24"): a year, a number range
+/// such as an age band, a date, a product or region code, or a bare number.
+/// Such names need a wrapping noun phrase ("the 2022 series").
+pub fn awkward_kind(name: &str) -> Option<&'static str> {
+    let n = name.trim();
+    if n.is_empty() {
+        return None;
+    }
+    let digits = n.chars().filter(char::is_ascii_digit).count();
+    let letters = n.chars().filter(|c| c.is_alphabetic()).count();
+    let is_year = |s: &str| {
+        s.len() == 4 && s.chars().all(|c| c.is_ascii_digit()) && matches!(&s[..2], "19" | "20")
+    };
+    // "2019/20": a fiscal year. `get` keeps multi-byte names ("45–54") safe.
+    let fiscal = n.len() == 7 && n.get(..4).is_some_and(is_year) && n.get(4..5) == Some("/");
+    if is_year(n) || fiscal {
+        return Some("year");
+    }
+    if letters == 0 && digits > 0 {
+        // "18-24", "65+", "2023-11-02", "1.5": no word to lean on.
+        let parts: Vec<&str> = n.split(['-', '–', '/']).collect();
+        if parts.len() == 3 || (parts.len() == 2 && is_year(parts[0]) && parts[1].len() == 2) {
+            return Some("date");
+        }
+        if n.contains(['-', '–', '+', '<', '>']) || n.to_lowercase().contains("to") {
+            return Some("range");
+        }
+        return Some("number");
+    }
+    // Age bands written with words around numbers: "18 to 24", "under 18", "65 and over".
+    let lower = n.to_lowercase();
+    if digits > 0
+        && ["to", "under", "over", "and", "plus", "years", "yrs", "aged"]
+            .iter()
+            .any(|w| lower.split_whitespace().any(|t| t == *w))
+        && n.split_whitespace().count() <= 4
+    {
+        return Some("range");
+    }
+    // Codes: one token mixing capitals and digits ("SKU-114", "Q3", "A1B").
+    if digits > 0
+        && !n.contains(' ')
+        && n.chars()
+            .all(|c| c.is_alphanumeric() || "-_./#".contains(c))
+    {
+        return Some("code");
+    }
+    // A bare acronym or all-capital code without digits reads fine as a noun.
+    None
+}
+
+/// A short topic phrase for context-setting wordings, from the panel's title
+/// or axis label ("regional sales"); None when the chart states no topic.
+pub fn topic(spec: &ChartSpec, panel: usize) -> Option<String> {
+    let panels = spec.panels();
+    let p = panels.get(panel).or(panels.first())?;
+    let raw = p
+        .title
+        .clone()
+        .or_else(|| p.table.meta.title.clone())
+        .or_else(|| p.y_label.clone())?;
+    // Drop a trailing parenthetical or clause after a colon: keep the noun phrase.
+    let cut = raw
+        .split(['(', ':', '—', '['])
+        .next()
+        .unwrap_or("")
+        .trim()
+        .trim_end_matches(['.', ',', ';', '-', '–'])
+        .trim();
+    if cut.is_empty() || cut.split_whitespace().count() > 9 {
+        return None;
+    }
+    Some(decapitalize(cut))
+}
+
+#[cfg(test)]
+mod awkward_tests {
+    use super::awkward_kind;
+
+    #[test]
+    fn awkward_series_names_are_detected() {
+        for (name, kind) in [
+            ("2022", Some("year")),
+            ("18-24", Some("range")),
+            ("65+", Some("range")),
+            ("2023-11-02", Some("date")),
+            ("SKU-114", Some("code")),
+            ("Q3", Some("code")),
+            ("12.5", Some("number")),
+            ("Under 18", Some("range")),
+            ("45–54", Some("range")),
+            ("2019/20", Some("year")),
+            ("Zürich", None),
+            ("North", None),
+            ("GDP", None),
+            ("Farrell Cloud", None),
+            ("Group 4 Securicor plc", None),
+        ] {
+            assert_eq!(awkward_kind(name), kind, "{name}");
+        }
+    }
 }

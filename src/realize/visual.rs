@@ -1,17 +1,41 @@
-//! Visual references for the visual realizer: series by colour, categories by
-//! position or size. A reference is used only when it resolves back, through
-//! the Scene, to exactly the entity it replaces.
+//! Visual references for the visual realizer: series by colour or legend
+//! order, categories by position, size or slice colour, panels by title. A
+//! reference is used only when it resolves back, through the Scene, to exactly
+//! the entity it replaces.
+//!
+//! All or nothing: an item whose entities cannot all be referred to visually
+//! is declined. Were the referable ones replaced and the rest named, an
+//! unanswerable item (whose absent entity has no mark) would stand out as the
+//! only one naming a series in plain words.
+
+use std::collections::BTreeMap;
 
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::bank::bank;
-use super::slots::{Slots, fill, ordinal};
+use super::slots::{SERIES_KEYS, Slots, fill, ordinal};
 use crate::ir::query::{Query, Reference};
-use crate::ir::{ChartKind, ChartSpec, PanelScene, Scene};
+use crate::ir::{ChartKind, PanelScene, Scene};
 use crate::query::reference::{
     categories_in_order, category_color, category_position, extreme_category, resolve, series_color,
 };
+
+/// Slots that hold one category label.
+const CATEGORY_KEYS: [&str; 5] = ["category", "a_cat", "b_cat", "from", "to"];
+/// Slots naming entities no mark can point at (lists, text-only categories).
+const UNREFERABLE_KEYS: [&str; 3] = ["cats", "pcat", "scope"];
+
+/// What the visual realizer can do with an item's entities.
+pub enum Outcome {
+    /// Every entity replaced; the map sends "series:{name}" / "category:{name}"
+    /// to its reference.
+    All(BTreeMap<String, String>),
+    /// The item names no entity (a descriptive question).
+    NoEntities,
+    /// Some entity has no visual reference: decline the item.
+    Cannot,
+}
 
 fn mark_nouns(kind: ChartKind) -> (&'static str, &'static str, &'static str, &'static str) {
     // (series noun, single mark noun, "big" word, "small" word)
@@ -31,6 +55,70 @@ fn pick(rng: &mut Xoshiro256PlusPlus, key: &str) -> Option<&'static str> {
         return None;
     }
     Some(items[rng.random_range(0..items.len())])
+}
+
+/// Legend labels in reading order (top to bottom, then left to right).
+pub fn legend_order(p: &PanelScene) -> Vec<String> {
+    let mut entries: Vec<(i64, f32, &str)> = p
+        .legend
+        .iter()
+        .map(|e| {
+            let (x, y) = e.bbox.center();
+            // Entries of one legend row share a baseline up to a few pixels.
+            ((y / 4.0).round() as i64, x, e.label.as_str())
+        })
+        .collect();
+    entries.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    entries.into_iter().map(|e| e.2.to_string()).collect()
+}
+
+/// The position of `series` in the legend, when its label appears exactly once
+/// and names a drawn series.
+pub fn legend_position(p: &PanelScene, series: &str) -> Option<usize> {
+    let order = legend_order(p);
+    let drawn = p.marks.iter().any(|m| m.series == series);
+    (drawn && order.len() >= 2 && order.iter().filter(|l| *l == series).count() == 1)
+        .then(|| order.iter().position(|l| l == series))
+        .flatten()
+}
+
+fn series_ref(
+    p: &PanelScene,
+    name: &str,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Option<(String, String)> {
+    let (series_noun, ..) = mark_nouns(p.kind);
+    let mut options: Vec<(String, String)> = Vec::new();
+    if let Some(color) = series_color(p, name)
+        && resolve(
+            p,
+            &Reference::Color {
+                color: color.clone(),
+            },
+        )
+        .as_deref()
+            == Some(name)
+    {
+        let mut s = Slots::new();
+        s.insert("color".into(), color.clone());
+        s.insert("mark".into(), series_noun.into());
+        if let Some(t) = pick(rng, "series").and_then(|t| fill(t, &s)) {
+            options.push((t, format!("color:{color}")));
+        }
+    }
+    if let Some(i) = legend_position(p, name) {
+        let mut s = Slots::new();
+        s.insert("ordinal".into(), ordinal(i + 1));
+        s.insert("mark".into(), series_noun.into());
+        if let Some(t) = pick(rng, "series_legend").and_then(|t| fill(t, &s)) {
+            options.push((t, format!("legend:{i}")));
+        }
+    }
+    if options.is_empty() {
+        return None;
+    }
+    let i = rng.random_range(0..options.len());
+    Some(options.swap_remove(i))
 }
 
 fn category_ref(
@@ -53,14 +141,14 @@ fn category_ref(
             } else {
                 "category_smallest"
             };
-            return Some((fill(pick(rng, key)?, &s)?, format!("category:{key}")));
+            return Some((fill(pick(rng, key)?, &s)?, format!("extreme:{largest}")));
         }
     }
     if let Some(color) = category_color(p, category) {
         s.insert("color".into(), color.clone());
         return Some((
             fill(pick(rng, "category_color")?, &s)?,
-            format!("category:color:{color}"),
+            format!("slice:{color}"),
         ));
     }
     if categories_in_order(p).len() > 10 {
@@ -83,70 +171,69 @@ fn category_ref(
     s.insert("position".into(), (position + 1).to_string());
     Some((
         fill(pick(rng, key)?, &s)?,
-        format!("category:position{}", position + 1),
+        format!("position:{position}:{from_end}"),
     ))
 }
 
-/// Replaces entity slots by visual references; true when anything was replaced.
+/// Replaces every entity slot by a visual reference, or none of them.
+/// Transforms record each reference as `{slot}:{kind}:{params}` so tests can
+/// resolve it through the Scene.
 pub fn substitute(
     slots: &mut Slots,
+    names: &Slots,
     query: &Query,
-    _spec: &ChartSpec,
     scene: &Scene,
     rng: &mut Xoshiro256PlusPlus,
     transforms: &mut Vec<String>,
-) -> bool {
+) -> Outcome {
     let Some(p) = scene.panels.iter().find(|p| p.index == query.panel()) else {
-        return false;
+        return Outcome::Cannot;
     };
-    let (series_noun, ..) = mark_nouns(p.kind);
-    let mut replaced = false;
-    for key in ["series", "a_series", "b_series", "series_a", "series_b"] {
-        let Some(name) = slots.get(key).cloned() else {
-            continue;
-        };
-        let Some(color) = series_color(p, &name) else {
-            continue;
-        };
-        if resolve(
-            p,
-            &Reference::Color {
-                color: color.clone(),
-            },
-        )
-        .as_deref()
-            != Some(name.as_str())
-        {
-            continue;
-        }
-        let mut s = Slots::new();
-        s.insert("color".into(), color.clone());
-        s.insert("mark".into(), series_noun.into());
-        let Some(t) = pick(rng, "series").and_then(|t| fill(t, &s)) else {
-            continue;
-        };
-        slots.insert(key.into(), t);
-        transforms.push(format!("{key}:color:{color}"));
-        replaced = true;
+    if UNREFERABLE_KEYS
+        .iter()
+        .any(|k| slots.get(*k).is_some_and(|v| !v.is_empty()))
+    {
+        return Outcome::Cannot;
     }
-    let candidates: Vec<&str> = ["category", "a_cat", "b_cat", "from", "to"]
+    // Names come from the query itself (slot values may already be wrapped).
+    let series_keys: Vec<&str> = SERIES_KEYS
         .into_iter()
         .filter(|k| slots.contains_key(*k))
         .collect();
-    if !candidates.is_empty() && (!replaced || rng.random_bool(0.5)) {
-        let key = candidates[rng.random_range(0..candidates.len())];
-        let name = slots[key].clone();
-        // Two slots naming the same category must stay consistent: only replace unique ones.
-        let shared = candidates
-            .iter()
-            .filter(|k| **k != key && slots[**k] == name)
-            .count()
-            > 0;
-        if !shared && let Some((text, transform)) = category_ref(p, &name, slots, rng) {
-            slots.insert(key.into(), text);
-            transforms.push(format!("{key}:{transform}"));
-            replaced = true;
-        }
+    let category_keys: Vec<&str> = CATEGORY_KEYS
+        .into_iter()
+        .filter(|k| slots.contains_key(*k))
+        .collect();
+    if series_keys.is_empty() && category_keys.is_empty() {
+        return Outcome::NoEntities;
     }
-    replaced
+    let mut refs: BTreeMap<String, (String, String)> = BTreeMap::new();
+    let mut done: Vec<String> = Vec::new();
+    for key in series_keys.iter().chain(&category_keys) {
+        let Some(name) = names.get(*key) else {
+            return Outcome::Cannot;
+        };
+        let is_series = series_keys.contains(key);
+        let map_key = format!("{}:{name}", if is_series { "series" } else { "category" });
+        // One entity in two slots keeps one reference ("the blue line … the blue line").
+        let (text, how) = match refs.get(&map_key) {
+            Some(found) => found.clone(),
+            None => {
+                let found = if is_series {
+                    series_ref(p, name, rng)
+                } else {
+                    category_ref(p, name, slots, rng)
+                };
+                let Some(found) = found else {
+                    return Outcome::Cannot;
+                };
+                refs.insert(map_key, found.clone());
+                found
+            }
+        };
+        slots.insert((*key).into(), text);
+        done.push(format!("{key}:{how}"));
+    }
+    transforms.extend(done);
+    Outcome::All(refs.into_iter().map(|(k, v)| (k, v.0)).collect())
 }

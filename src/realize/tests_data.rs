@@ -1,0 +1,597 @@
+//! Independent checks of the wording data and of answer preservation: every
+//! template parses and uses only slots and rules the code provides, and every
+//! realized question over the fixture tables still names each entity of its
+//! query (or, for `visual`, a reference that resolves to it in the Scene)
+//! while naming no other series or category as the asked one.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use super::bank::{Bank, FILES, banks};
+use super::slots::{SERIES_KEYS, base_slots};
+use super::visual::legend_order;
+use super::{realize, realizers};
+use crate::ir::query::{Query, Reference};
+use crate::ir::{ChartSpec, PanelScene, Scene};
+use crate::query::reference::{category_by_color, resolve, resolve_color};
+use crate::questions::{Question, QuestionOptions, generate};
+
+/// Slots the code fills somewhere (base slots, frame slots, visual and context slots).
+const KNOWN_SLOTS: &[&str] = &[
+    "series",
+    "a_series",
+    "b_series",
+    "series_a",
+    "series_b",
+    "category",
+    "a_cat",
+    "b_cat",
+    "from",
+    "to",
+    "cat_noun",
+    "cat_nouns",
+    "scope",
+    "cats",
+    "threshold",
+    "k",
+    "pcat",
+    "kpi",
+    "np",
+    "NP",
+    "clause",
+    "dp",
+    "answer",
+    "claim",
+    "question",
+    "options",
+    "change",
+    "target",
+    "percent",
+    "row",
+    "col",
+    "row_ordinal",
+    "col_ordinal",
+    "panel_title",
+    "color",
+    "mark",
+    "mark_one",
+    "big",
+    "small",
+    "ordinal",
+    "position",
+    "name",
+    "topic",
+    "other_series",
+    "other_cat",
+    "other_value",
+    "terse",
+];
+
+fn slot_names(t: &str) -> Vec<(bool, String)> {
+    let mut out = Vec::new();
+    let mut rest = t;
+    while let Some(i) = rest.find('{') {
+        let after = &rest[i + 1..];
+        let Some(j) = after.find('}') else { break };
+        let name = &after[..j];
+        out.push(match name.strip_prefix('@') {
+            Some(r) => (true, r.to_string()),
+            None => (false, name.to_string()),
+        });
+        rest = &after[j + 1..];
+    }
+    out
+}
+
+fn all_templates(b: &Bank) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = Vec::new();
+    let mut add = |section: &str, key: &str, items: Vec<&str>| {
+        for t in items {
+            v.push((format!("{section}.{key}"), t.to_string()));
+        }
+    };
+    for (k, t) in &b.question {
+        add("question", k, vec![t]);
+    }
+    for (section, map) in [
+        ("np", &b.np),
+        ("clause", &b.clause),
+        ("clause_no", &b.clause_no),
+        ("terse", &b.terse),
+        ("refs", &b.refs),
+    ] {
+        for (k, s) in map {
+            add(section, k, s.all());
+        }
+    }
+    for (k, s) in &b.grammar {
+        add("grammar", k, s.iter().map(String::as_str).collect());
+    }
+    if let Some(f) = &b.frames {
+        for (k, list) in frame_lists(f) {
+            add("frames", k, list.iter().map(String::as_str).collect());
+        }
+    }
+    v
+}
+
+fn frame_lists(f: &super::bank::Frames) -> [(&'static str, &Vec<String>); 19] {
+    [
+        ("wh", &f.wh),
+        ("yn", &f.yn),
+        ("round", &f.round),
+        ("claim", &f.claim),
+        ("fact", &f.fact),
+        ("mcq", &f.mcq),
+        ("hypo", &f.hypo),
+        ("target_cell", &f.target_cell),
+        ("target_series", &f.target_series),
+        ("up", &f.up),
+        ("down", &f.down),
+        ("followup_category", &f.followup_category),
+        ("followup_series", &f.followup_series),
+        ("followup_its_value", &f.followup_its_value),
+        ("followup_difference", &f.followup_difference),
+        ("followup_next", &f.followup_next),
+        ("followup_previous", &f.followup_previous),
+        ("panel", &f.panel),
+        ("panel_grid", &f.panel_grid),
+    ]
+}
+
+#[test]
+fn every_template_uses_known_slots_and_rules() {
+    assert_eq!(banks().len(), FILES.len());
+    for (name, bank) in banks() {
+        for (where_, t) in all_templates(bank) {
+            let opens = t.matches('{').count();
+            let closes = t.matches('}').count();
+            assert_eq!(opens, closes, "{name} {where_}: unbalanced braces in {t:?}");
+            for (is_rule, slot) in slot_names(&t) {
+                if is_rule {
+                    let found = [*name, "distractor", "lexical", "common"]
+                        .iter()
+                        .any(|b| banks()[b].grammar.contains_key(&slot));
+                    assert!(found, "{name} {where_}: unknown rule @{slot} in {t:?}");
+                } else {
+                    assert!(
+                        KNOWN_SLOTS.contains(&slot.as_str()),
+                        "{name} {where_}: unknown slot {{{slot}}} in {t:?}"
+                    );
+                }
+            }
+        }
+    }
+    // Rules must not nest without end: expanding each one terminates.
+    let mut rng = crate::seed::rng(1, &["rules"]);
+    for (name, bank) in banks() {
+        for rule in bank.grammar.keys() {
+            for _ in 0..20 {
+                let t = format!("{{@{rule}}}");
+                assert!(
+                    super::grammar::expand(&t, &[name], &mut rng, &mut Vec::new()).is_some(),
+                    "{name}: rule {rule} does not expand"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn paraphrase_templates_use_series_as_a_whole_noun_phrase() {
+    // "the {series} figure" or "the highest {series}" break with a series
+    // named "2022"; only canonical (fixed wording) may do that.
+    for (name, bank) in banks() {
+        if *name == "canonical" {
+            continue;
+        }
+        for (where_, t) in all_templates(bank) {
+            for key in SERIES_KEYS {
+                let slot = format!("{{{key}}}");
+                let mut rest = t.as_str();
+                while let Some(i) = rest.find(&slot) {
+                    let before = rest[..i].trim_end();
+                    let prev = before
+                        .rsplit(|c: char| c.is_whitespace())
+                        .next()
+                        .unwrap_or("");
+                    assert!(
+                        !matches!(
+                            prev.to_lowercase().as_str(),
+                            "the"
+                                | "a"
+                                | "highest"
+                                | "lowest"
+                                | "top"
+                                | "maximum"
+                                | "minimum"
+                                | "combined"
+                                | "total"
+                                | "average"
+                                | "mean"
+                                | "all"
+                                | "every"
+                                | "each"
+                        ),
+                        "{name} {where_}: {slot} used as a modifier in {t:?}"
+                    );
+                    rest = &rest[i + slot.len()..];
+                }
+            }
+        }
+    }
+}
+
+fn fixture_tables() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    v.retain(|p| {
+        let n = p.to_string_lossy();
+        !n.ends_with(".meta.json")
+            && (n.ends_with(".csv") || n.ends_with(".tsv") || n.ends_with(".json"))
+    });
+    v.sort();
+    v
+}
+
+struct Chart {
+    spec: ChartSpec,
+    scene: Scene,
+    questions: Vec<Question>,
+}
+
+fn charts(tables: &[PathBuf], per_table_kinds: usize, count: usize) -> Vec<Chart> {
+    let mut out = Vec::new();
+    let style = crate::spec::builtin_themes().into_iter().next().unwrap();
+    for path in tables {
+        let Ok(table) = crate::table::load_table(path) else {
+            continue;
+        };
+        for kind in crate::spec::suitable_kinds(&table)
+            .into_iter()
+            .take(per_table_kinds)
+        {
+            let Ok(spec) = crate::spec::single(&table, kind, &style) else {
+                continue;
+            };
+            let Ok((_, scene)) = crate::render::render_svg(&spec) else {
+                continue;
+            };
+            let opts = QuestionOptions {
+                seed: 7,
+                count,
+                unanswerable_share: 0.3,
+                ..QuestionOptions::default()
+            };
+            let questions = generate(&spec.fingerprint(), &spec, &scene, &opts);
+            out.push(Chart {
+                spec,
+                scene,
+                questions,
+            });
+        }
+    }
+    out
+}
+
+/// The entity strings a wording must carry, by slot key, plus free strings
+/// (options, claims, changed cells, listed categories).
+fn entities(q: &Question, spec: &ChartSpec) -> (BTreeMap<String, String>, Vec<String>) {
+    let base = q.query.base();
+    let mut keyed = BTreeMap::new();
+    if let Some((_, slots)) = base_slots(base, spec) {
+        for key in SERIES_KEYS.iter().chain(&[
+            "category",
+            "a_cat",
+            "b_cat",
+            "from",
+            "to",
+            "pcat",
+            "kpi",
+            "threshold",
+            "k",
+        ]) {
+            if let Some(v) = slots.get(*key) {
+                keyed.insert(key.to_string(), v.clone());
+            }
+        }
+    }
+    let mut free: Vec<String> = q.choices.clone();
+    match &q.query {
+        // A yes/no claim's "Yes"/"No" is a polarity, not a string in the text.
+        Query::FactCheck { claim, .. } if !matches!(claim.as_str(), "Yes" | "No") => {
+            free.push(claim.clone())
+        }
+        Query::Hypothetical { change, .. } => {
+            free.push(change.series.clone());
+            free.extend(change.category.clone());
+        }
+        _ => {}
+    }
+    if let Query::Aggregate { categories, .. } | Query::ShareSum { categories, .. } = base {
+        free.extend(categories.iter().cloned());
+    }
+    (keyed, free)
+}
+
+/// The entity a visual transform (`{slot}:{kind}:{params}`) points at.
+fn resolve_transform(p: &PanelScene, kind: &str, params: &[&str]) -> Option<String> {
+    match (kind, params) {
+        ("color", [c]) => resolve_color(p, c),
+        ("legend", [i]) => legend_order(p).get(i.parse::<usize>().ok()?).cloned(),
+        ("position", [pos, end]) => resolve(
+            p,
+            &Reference::Position {
+                position: pos.parse().ok()?,
+                from_end: end.parse().ok()?,
+            },
+        ),
+        ("extreme", [largest]) => resolve(
+            p,
+            &Reference::Extreme {
+                largest: largest.parse().ok()?,
+            },
+        ),
+        ("slice", [c]) => category_by_color(p, c),
+        _ => None,
+    }
+}
+
+fn names_word(text: &str, name: &str) -> bool {
+    let is_word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric());
+    text.match_indices(name).any(|(i, _)| {
+        !is_word(text[..i].chars().next_back()) && !is_word(text[i + name.len()..].chars().next())
+    })
+}
+
+#[test]
+fn realized_questions_keep_every_entity_over_the_fixtures() {
+    let charts = charts(&fixture_tables(), 2, 40);
+    assert!(
+        charts.len() >= 20,
+        "too few fixture charts: {}",
+        charts.len()
+    );
+    let mut checked: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut keys_seen: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    let mut failures: Vec<String> = Vec::new();
+    for chart in &charts {
+        let (spec, scene) = (&chart.spec, &chart.scene);
+        for q in &chart.questions {
+            if q.realization.realizer == "canonical" {
+                let again = realize(q, "canonical", spec, scene, 0).map(|r| r.text);
+                assert_eq!(again.as_deref(), Some(q.text.as_str()), "canonical changed");
+            }
+            let (keyed, free) = entities(q, spec);
+            let panel = scene.panels.iter().find(|p| p.index == q.query.panel());
+            let table_panel = spec.panels().get(q.query.panel()).map(|p| (*p).clone());
+            for name in realizers() {
+                for seed in 0..3u64 {
+                    let Some(r) = realize(q, name, spec, scene, seed) else {
+                        continue;
+                    };
+                    // Same seed, same bytes.
+                    let again = realize(q, name, spec, scene, seed).map(|x| x.text);
+                    assert_eq!(again.as_deref(), Some(r.text.as_str()));
+                    *checked.entry(name).or_default() += 1;
+                    if let Some((key, _)) = base_slots(q.query.base(), spec) {
+                        keys_seen.entry(name).or_default().insert(key);
+                    }
+                    let mut all_text = r.text.clone();
+                    for t in &r.history {
+                        all_text.push('\n');
+                        all_text.push_str(&t.question);
+                    }
+                    let visual_slots: BTreeMap<&str, (String, Vec<&str>)> = r
+                        .realization
+                        .transforms
+                        .iter()
+                        .filter_map(|t| {
+                            let mut parts = t.split(':');
+                            let slot = parts.next()?;
+                            let kind = parts.next()?.to_string();
+                            (kind != "wrapped").then(|| (slot, (kind, parts.collect())))
+                        })
+                        .collect();
+                    let conversation = matches!(q.query, Query::Conversation { .. });
+                    for (key, value) in &keyed {
+                        let visual = name == "visual" && visual_slots.contains_key(key.as_str());
+                        if visual {
+                            let (kind, params) = &visual_slots[key.as_str()];
+                            let to = panel.and_then(|p| resolve_transform(p, kind, params));
+                            if to.as_deref() != Some(value.as_str()) {
+                                failures.push(format!(
+                                    "{name}: {key} reference {kind}:{params:?} resolves to {to:?}, not {value:?}: {}",
+                                    r.text
+                                ));
+                            }
+                        } else if !conversation && !all_text.contains(value.as_str()) {
+                            failures.push(format!("{name}: {key}={value:?} missing: {}", r.text));
+                        }
+                    }
+                    if !conversation {
+                        for f in &free {
+                            // Visual items may refer to the changed cell visually.
+                            let referred = name == "visual" && !r.text.contains(f.as_str());
+                            if !referred && !all_text.contains(f.as_str()) {
+                                failures.push(format!("{name}: {f:?} missing: {}", r.text));
+                            }
+                        }
+                    }
+                    // No other series or category named as the asked one (a
+                    // conversation's history names its earlier turns' entities).
+                    let Some(tp) = &table_panel else { continue };
+                    if conversation {
+                        continue;
+                    }
+                    let mut allowed: BTreeSet<String> = keyed.values().cloned().collect();
+                    allowed.extend(free.iter().cloned());
+                    for t in &r.realization.transforms {
+                        if let Some(m) = t.strip_prefix("mentions:") {
+                            allowed.insert(m.split_once(':').map(|x| x.1).unwrap_or(m).into());
+                        }
+                    }
+                    let topic = super::slots::topic(spec, q.query.panel()).unwrap_or_default();
+                    let body = all_text.replace(&topic, "");
+                    let others = tp
+                        .series
+                        .iter()
+                        .cloned()
+                        .chain(tp.table.category_labels())
+                        .filter(|n| n.chars().filter(|c| c.is_alphabetic()).count() >= 3)
+                        .filter(|n| !allowed.iter().any(|a| a.contains(n.as_str())));
+                    for other in others {
+                        if names_word(&body, &other) && !q.text.contains(&other) {
+                            failures.push(format!("{name}: names {other:?}: {}", r.text));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    failures.sort();
+    failures.dedup();
+    assert!(
+        failures.is_empty(),
+        "{} failures, e.g.:\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(25)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    for name in realizers() {
+        assert!(
+            checked.get(name).copied().unwrap_or(0) > 50,
+            "{name}: {checked:?}"
+        );
+    }
+    // Every family key of the lexical bank that the fixtures can ask is covered.
+    let lexical = &keys_seen["lexical"];
+    assert!(lexical.len() >= 25, "{lexical:?}");
+}
+
+#[test]
+fn fact_check_claims_carry_no_hedges() {
+    let charts = charts(&fixture_tables()[..8], 1, 30);
+    for chart in &charts {
+        for q in &chart.questions {
+            if !matches!(q.query, Query::FactCheck { .. }) {
+                continue;
+            }
+            for name in realizers() {
+                for seed in 0..4u64 {
+                    let Some(r) = realize(q, name, &chart.spec, &chart.scene, seed) else {
+                        continue;
+                    };
+                    let lower = r.text.to_lowercase();
+                    let Query::FactCheck { claim, .. } = &q.query else {
+                        continue;
+                    };
+                    let claim = claim.to_lowercase();
+                    let near = [
+                        format!("about {claim}"),
+                        format!("around {claim}"),
+                        format!("roughly {claim}"),
+                        format!("approximately {claim}"),
+                        format!("nearly {claim}"),
+                    ];
+                    for hedge in ["i think", "exactly", "statement: what", "statement: which"]
+                        .into_iter()
+                        .chain(near.iter().map(String::as_str))
+                    {
+                        assert!(!lower.contains(hedge), "{name}: {hedge:?} in {}", r.text);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn awkward_series_names_are_wrapped() {
+    // A fixed folder: the table's id (and so every seed) follows its path.
+    let dir = std::env::temp_dir().join("chartstress-realize-awkward");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("awkward.csv");
+    std::fs::write(
+        &path,
+        "Region,2022,18-24,SKU-114\nNorth,12,30,7\nSouth,15,22,9\nEast,9,41,12\nWest,20,18,5\n",
+    )
+    .unwrap();
+    let charts = charts(std::slice::from_ref(&path), 2, 60);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(!charts.is_empty());
+    let wrappers = ["the", "for", "labelled", "dated", "coded", "named"];
+    let mut seen = 0;
+    for chart in &charts {
+        for q in &chart.questions {
+            let skip: Vec<String> = q.choices.clone();
+            for name in ["lexical", "syntactic", "register", "distractor", "noisy"] {
+                let Some(r) = realize(q, name, &chart.spec, &chart.scene, 1) else {
+                    continue;
+                };
+                let topic = super::slots::topic(&chart.spec, 0).unwrap_or_default();
+                let mut text = r.text.replace(&topic, "");
+                for s in &skip {
+                    text = text.replace(s.as_str(), "");
+                }
+                if let Query::FactCheck { claim, .. } = &q.query {
+                    text = text.replace(claim.as_str(), "");
+                }
+                for series in ["2022", "18-24", "SKU-114"] {
+                    for (i, _) in text.match_indices(series) {
+                        let prev = text[..i]
+                            .trim_end()
+                            .rsplit(' ')
+                            .next()
+                            .unwrap_or("")
+                            .to_lowercase();
+                        seen += 1;
+                        assert!(
+                            wrappers.contains(&prev.as_str()),
+                            "{name}: bare {series:?} in {}",
+                            r.text
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(seen > 20, "{seen}");
+}
+
+#[test]
+fn no_single_typo_dominates_noisy_wordings() {
+    let charts = charts(&fixture_tables()[..10], 1, 30);
+    let (mut total, mut teh) = (0usize, 0usize);
+    let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
+    for chart in &charts {
+        for q in &chart.questions {
+            for seed in 0..3u64 {
+                let Some(r) = realize(q, "noisy", &chart.spec, &chart.scene, seed) else {
+                    continue;
+                };
+                total += 1;
+                if r.text.to_lowercase().split_whitespace().any(|w| w == "teh") {
+                    teh += 1;
+                }
+                for t in &r.realization.transforms {
+                    if let Some(k) = t.strip_prefix("typo:") {
+                        *kinds.entry(k.to_string()).or_default() += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(total > 100, "{total}");
+    assert!(teh * 20 < total, "'teh' in {teh} of {total}");
+    assert!(kinds.len() >= 5, "{kinds:?}");
+    let most = kinds.values().max().copied().unwrap_or(0);
+    let all: usize = kinds.values().sum();
+    assert!(most * 2 < all, "{kinds:?}");
+}
