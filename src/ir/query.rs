@@ -288,6 +288,28 @@ pub enum Query {
 }
 
 impl Query {
+    /// Every string field of the query at any depth, with its field name:
+    /// the names it asks about (series, categories, claims, options) and its
+    /// operation tags (`op`, `agg`, …).
+    pub fn string_fields(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        let mut stack = vec![(
+            String::new(),
+            serde_json::to_value(self).unwrap_or_default(),
+        )];
+        while let Some((key, value)) = stack.pop() {
+            match value {
+                serde_json::Value::String(s) => out.push((key, s)),
+                serde_json::Value::Array(a) => {
+                    stack.extend(a.into_iter().map(|v| (key.clone(), v)))
+                }
+                serde_json::Value::Object(o) => stack.extend(o),
+                _ => {}
+            }
+        }
+        out
+    }
+
     /// The innermost data or descriptive query (unwrapping question-type wrappers;
     /// for conversations, the last turn).
     pub fn base(&self) -> &Query {

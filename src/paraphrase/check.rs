@@ -89,25 +89,18 @@ pub fn entities(item: &Item) -> Vec<String> {
         "kind",
         "shape",
     ];
-    let mut out = Vec::new();
-    let mut stack: Vec<(Option<String>, serde_json::Value)> =
-        vec![(None, serde_json::to_value(&item.query).unwrap_or_default())];
-    while let Some((key, value)) = stack.pop() {
-        match value {
-            serde_json::Value::String(s) => {
-                let tag = key.as_deref().is_some_and(|k| TAGS.contains(&k));
-                // A claimed yes or no is worded as a statement, not quoted.
-                let verdict = key.as_deref() == Some("claim")
-                    && ["yes", "no"].contains(&s.trim().to_ascii_lowercase().as_str());
-                if !tag && !verdict && !s.trim().is_empty() {
-                    out.push(s);
-                }
-            }
-            serde_json::Value::Array(a) => stack.extend(a.into_iter().map(|v| (key.clone(), v))),
-            serde_json::Value::Object(o) => stack.extend(o.into_iter().map(|(k, v)| (Some(k), v))),
-            _ => {}
-        }
-    }
+    let mut out: Vec<String> = item
+        .query
+        .string_fields()
+        .into_iter()
+        .filter(|(key, text)| {
+            // A claimed yes or no is worded as a statement, not quoted.
+            let verdict = key == "claim"
+                && ["yes", "no"].contains(&text.trim().to_ascii_lowercase().as_str());
+            !TAGS.contains(&key.as_str()) && !verdict && !text.trim().is_empty()
+        })
+        .map(|(_, text)| text)
+        .collect();
     out.extend(item.choices.iter().cloned());
     out.sort();
     out.dedup();

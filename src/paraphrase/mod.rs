@@ -147,7 +147,7 @@ enum Outcome {
 }
 
 fn paraphrase_one(
-    suite: &Path,
+    tables: &BTreeMap<&str, Option<String>>,
     adapter: &dyn Adapter,
     source: &Item,
     opts: &ParaphraseOptions,
@@ -167,10 +167,13 @@ fn paraphrase_one(
         format!("prompt:{PROMPT_VERSION}"),
     ];
     if opts.verify_answer {
-        let Some(csv) = table_csv(suite, &source.table_id) else {
+        let Some(csv) = tables
+            .get(source.table_id.as_str())
+            .and_then(Option::as_ref)
+        else {
             return Outcome::Failed(format!("tables/{}.csv: not in the suite", source.table_id));
         };
-        let answered = match adapter.answer(&request(source, answer_prompt(&question, &csv))) {
+        let answered = match adapter.answer(&request(source, answer_prompt(&question, csv))) {
             Ok(r) => r,
             Err(e) => return Outcome::Failed(e.to_string()),
         };
@@ -253,10 +256,19 @@ pub fn paraphrase_suite(
             path: suite.to_path_buf(),
             source: std::io::Error::other(e.to_string()),
         })?;
+    // Each table read once, not once per question about it.
+    let tables: BTreeMap<&str, Option<String>> = if opts.verify_answer {
+        let ids: BTreeSet<&str> = sources.iter().map(|s| s.table_id.as_str()).collect();
+        ids.into_iter()
+            .map(|id| (id, table_csv(suite, id)))
+            .collect()
+    } else {
+        BTreeMap::new()
+    };
     let outcomes: Vec<Outcome> = pool.install(|| {
         sources
             .par_iter()
-            .map(|s| paraphrase_one(suite, adapter, s, opts))
+            .map(|s| paraphrase_one(&tables, adapter, s, opts))
             .collect()
     });
     let mut kept = Vec::new();

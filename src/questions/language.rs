@@ -33,16 +33,8 @@ pub struct LanguageStats {
 pub fn item_chart_words(item: &Item) -> BTreeSet<String> {
     let mut words = BTreeSet::new();
     let mut add = |text: &str| words.extend(tokens(text));
-    if let Ok(serde_json::Value::Object(query)) = serde_json::to_value(&item.query) {
-        let mut stack: Vec<&serde_json::Value> = query.values().collect();
-        while let Some(v) = stack.pop() {
-            match v {
-                serde_json::Value::String(s) => add(s),
-                serde_json::Value::Array(a) => stack.extend(a),
-                serde_json::Value::Object(o) => stack.extend(o.values()),
-                _ => {}
-            }
-        }
+    for (_, text) in item.query.string_fields() {
+        add(&text);
     }
     add(&item.answer_text);
     for c in &item.choices {
