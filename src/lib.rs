@@ -11,6 +11,7 @@ pub mod seed;
 pub mod synth;
 pub mod table;
 
+pub mod boxmean;
 pub mod render;
 pub mod spec;
 pub mod visual;

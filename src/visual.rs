@@ -11,10 +11,12 @@
 //! Both images are first brought to the viewing scale SSIM's authors
 //! recommend (downsampled by `round(min(w, h) / 256)`, so 2 for an 800×600
 //! chart). A modified image of another size (a rotation that grew the
-//! canvas) is resized to the original's size first, so every distance
+//! canvas) is brought to the original's view size too, so every distance
 //! compares the same frame the model would see.
 
 use image::RgbImage;
+
+use crate::boxmean::{Source, blocks, box_means};
 use image::imageops::{FilterType, resize};
 
 /// Below this distance a variant is a no-op: nothing a model could notice
@@ -70,20 +72,20 @@ impl View {
         }
     }
 
-    /// The view of rendered pixels (alpha dropped, as decoding to RGB does).
+    /// The view of rendered pixels (alpha dropped, as decoding to RGB does),
+    /// taken without copying the full picture.
     pub fn of_pixels(pixels: &crate::render::Pixels) -> View {
-        let data = if pixels.has_alpha {
-            pixels
-                .data
-                .chunks_exact(4)
-                .flat_map(|px| [px[0], px[1], px[2]])
-                .collect()
+        use crate::boxmean::Source;
+        let source = if pixels.has_alpha {
+            Source::RgbaDropAlpha(&pixels.data)
         } else {
-            pixels.data.clone()
+            Source::Rgb(&pixels.data)
         };
-        let full =
-            RgbImage::from_raw(pixels.width, pixels.height, data).expect("pixels match their size");
-        View::of(&full)
+        let (w, h) = (pixels.width, pixels.height);
+        View {
+            size: (w, h),
+            image: box_downsample(source, w, h, viewing_factor(w, h)),
+        }
     }
 
     pub fn size(&self) -> (u32, u32) {
@@ -96,8 +98,26 @@ impl View {
         if modified.dimensions() == self.size {
             return View::of(modified);
         }
-        let (w, h) = self.size;
-        View::of(&resize(modified, w, h, FilterType::Triangle))
+        // Block means first, by the largest factor that keeps the picture at
+        // least the view's size, then one small triangle resample: the same
+        // frame as resampling the full picture, at a fraction of the cost.
+        let (vw, vh) = self.image.dimensions();
+        let (mw, mh) = modified.dimensions();
+        let factor = (mw / vw.max(1)).min(mh / vh.max(1)).max(1);
+        let reduced = if factor > 1 {
+            box_downsample(Source::Rgb(modified.as_raw()), mw, mh, factor)
+        } else {
+            modified.clone()
+        };
+        let image = if reduced.dimensions() == (vw, vh) {
+            reduced
+        } else {
+            resize(&reduced, vw, vh, FilterType::Triangle)
+        };
+        View {
+            size: self.size,
+            image,
+        }
     }
 
     /// `1 − MSSIM` from this view to another of the same frame (see [`View::framed`]).
@@ -183,45 +203,25 @@ fn mssim_rgb(a: &RgbImage, b: &RgbImage) -> f64 {
 /// viewer barely notices, would outweigh a changed theme.
 fn at_viewing_scale(img: &RgbImage) -> RgbImage {
     let (w, h) = img.dimensions();
-    let factor = (f64::from(w.min(h)) / 256.0).round().max(1.0) as u32;
+    let factor = viewing_factor(w, h);
     if factor == 1 {
         return img.clone();
     }
-    box_downsample(img, factor)
+    box_downsample(Source::Rgb(img.as_raw()), w, h, factor)
+}
+
+/// SSIM's recommended viewing scale: `round(min(w, h) / 256)`, at least 1.
+fn viewing_factor(w: u32, h: u32) -> u32 {
+    (f64::from(w.min(h)) / 256.0).round().max(1.0) as u32
 }
 
 /// Mean of each `factor`×`factor` block (edges that do not fill a block are
-/// dropped). `image`'s general resamplers took a third of suite generation
-/// time for this fixed integer case; a block mean over the raw buffer is the
-/// same filter at a fraction of the cost.
-fn box_downsample(img: &RgbImage, factor: u32) -> RgbImage {
-    let (w, h) = img.dimensions();
-    let (ow, oh) = ((w / factor).max(1) as usize, (h / factor).max(1) as usize);
-    let (f, w, h) = (factor as usize, w as usize, h as usize);
-    let raw = img.as_raw();
-    let area = (f * f) as u32;
-    let mut out = Vec::with_capacity(ow * oh * 3);
-    // Per source byte, the sum over a band of `f` rows: a plain loop of
-    // additions the compiler vectorizes; then each block sums `f` of them.
-    let mut column_sums = vec![0u32; w * 3];
-    for oy in 0..oh {
-        column_sums.fill(0);
-        for y in oy * f..(oy * f + f).min(h) {
-            for (sum, &v) in column_sums.iter_mut().zip(&raw[y * w * 3..(y + 1) * w * 3]) {
-                *sum += u32::from(v);
-            }
-        }
-        for ox in 0..ow {
-            let mut block = [0u32; 3];
-            for x in ox * f..(ox * f + f).min(w) {
-                for c in 0..3 {
-                    block[c] += column_sums[x * 3 + c];
-                }
-            }
-            out.extend(block.iter().map(|s| ((s + area / 2) / area) as u8));
-        }
-    }
-    RgbImage::from_raw(ow as u32, oh as u32, out).expect("buffer sized for the output")
+/// dropped); factor 1 is a plain copy.
+fn box_downsample(source: Source, w: u32, h: u32, factor: u32) -> RgbImage {
+    let f = factor as usize;
+    let (xs, ys) = (blocks(w as usize, f), blocks(h as usize, f));
+    let out = box_means(source, w as usize, &xs, &ys);
+    RgbImage::from_raw(xs.len() as u32, ys.len() as u32, out).expect("buffer sized for the output")
 }
 
 #[cfg(test)]
@@ -276,7 +276,7 @@ mod tests {
     #[test]
     fn block_means_match_a_direct_average() {
         let img = RgbImage::from_fn(7, 5, |x, y| Rgb([(x * 30) as u8, (y * 50) as u8, 7]));
-        let small = box_downsample(&img, 2);
+        let small = box_downsample(Source::Rgb(img.as_raw()), img.width(), img.height(), 2);
         assert_eq!(small.dimensions(), (3, 2));
         let p = small.get_pixel(1, 1);
         // Block x 2..4, y 2..4: red (60+90+60+90)/4, green (100+100+150+150)/4.

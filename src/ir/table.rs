@@ -124,8 +124,10 @@ impl TableMeta {
 pub struct Table {
     /// Stable id: the file stem for loaded tables, a seeded name for synthesized ones.
     pub id: String,
-    /// Path the table was read from, relative as given on the command line.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Path the table was read from, as given on the command line, for error
+    /// messages. Never serialized: a spec (and so a chart id) must not depend
+    /// on where the file lay or how its path was spelled.
+    #[serde(skip)]
     pub source_path: Option<String>,
     #[serde(default)]
     pub meta: TableMeta,

@@ -1,7 +1,10 @@
 //! Template grammar: `{@rule}` in a template stands for one alternative of the
 //! named rule (the realizer's own `[grammar]`, else `common.toml`), picked with
 //! the seeded rng. Alternatives may use rules themselves, so openers, verbs,
-//! noun phrases and closers combine freely while staying data.
+//! noun phrases and closers combine freely while staying data. An alternative
+//! whose words name one of the chart's entities ("a YouTube explainer" on a
+//! chart with a YouTube series) is passed over for the next one, so filler
+//! never reads as a reference to the data.
 
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -11,11 +14,19 @@ use super::bank::rule;
 /// Rules nest a few levels at most; deeper means a cycle in the data.
 const MAX_DEPTH: usize = 8;
 
+/// Where alternatives come from and which words they must not contain.
+pub struct Source<'a> {
+    /// Banks to look rules up in, first match wins (then `common.toml`).
+    pub banks: &'a [&'a str],
+    /// Entity names of the chart, matched as whole words.
+    pub avoid: &'a [String],
+}
+
 /// `template` with every `{@rule}` replaced by a picked alternative, tidied;
 /// None when a rule is unknown or nests too deeply (a data defect).
 pub fn expand(
     template: &str,
-    from: &[&str],
+    source: &Source,
     rng: &mut Xoshiro256PlusPlus,
     picks: &mut Vec<String>,
 ) -> Option<String> {
@@ -23,13 +34,23 @@ pub fn expand(
         // Templates without rules stay byte-identical (the canonical wording).
         return Some(template.to_string());
     }
-    let raw = expand_at(template, from, rng, picks, 0)?;
+    let raw = expand_at(template, source, rng, picks, 0)?;
     Some(tidy(&raw))
+}
+
+/// Whether `text` contains `name` as a whole word (not inside a longer word).
+pub fn names_word(text: &str, name: &str) -> bool {
+    let is_word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric());
+    !name.is_empty()
+        && text.match_indices(name).any(|(i, _)| {
+            !is_word(text[..i].chars().next_back())
+                && !is_word(text[i + name.len()..].chars().next())
+        })
 }
 
 fn expand_at(
     template: &str,
-    from: &[&str],
+    source: &Source,
     rng: &mut Xoshiro256PlusPlus,
     picks: &mut Vec<String>,
     depth: usize,
@@ -44,13 +65,25 @@ fn expand_at(
         let after = &rest[start + 2..];
         let end = after.find('}')?;
         let name = &after[..end];
-        let options = rule(from, name)?;
+        let options = rule(source.banks, name)?;
         if options.is_empty() {
             return None;
         }
-        let i = rng.random_range(0..options.len());
-        picks.push(format!("{name}{i}"));
-        out.push_str(&expand_at(&options[i], from, rng, picks, depth + 1)?);
+        let first = rng.random_range(0..options.len());
+        let mut chosen = None;
+        for k in 0..options.len() {
+            let i = (first + k) % options.len();
+            let mark = picks.len();
+            picks.push(format!("{name}{i}"));
+            let text = expand_at(&options[i], source, rng, picks, depth + 1)?;
+            // When every alternative names an entity, the last one stands.
+            if k + 1 == options.len() || !source.avoid.iter().any(|a| names_word(&text, a)) {
+                chosen = Some(text);
+                break;
+            }
+            picks.truncate(mark);
+        }
+        out.push_str(&chosen?);
         rest = &after[end + 1..];
     }
     out.push_str(rest);
@@ -109,7 +142,23 @@ fn capitalize_sentences(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::tidy;
+    use super::{Source, expand, names_word, tidy};
+
+    #[test]
+    fn alternatives_naming_an_entity_are_passed_over() {
+        let avoid = vec!["YouTube".to_string()];
+        let source = Source {
+            banks: &["register"],
+            avoid: &avoid,
+        };
+        for seed in 0..300 {
+            let mut rng = crate::seed::rng(seed, &["avoid"]);
+            let text = expand("{@purpose}", &source, &mut rng, &mut Vec::new()).unwrap();
+            assert!(!names_word(&text, "YouTube"), "{text}");
+        }
+        assert!(names_word("a YouTube explainer", "YouTube"));
+        assert!(!names_word("YouTubers", "YouTube"));
+    }
 
     #[test]
     fn tidy_closes_gaps_left_by_empty_parts() {

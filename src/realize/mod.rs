@@ -77,6 +77,8 @@ struct Run<'a> {
     rng: Xoshiro256PlusPlus,
     id: Vec<String>,
     transforms: Vec<String>,
+    /// The chart's entity names: grammar filler must not name them.
+    avoid: Vec<String>,
 }
 
 impl Run<'_> {
@@ -87,8 +89,12 @@ impl Run<'_> {
         }
         let i = self.rng.random_range(0..items.len());
         self.id.push(format!("{label}{i}"));
-        let from = [self.name, self.frames_from];
-        grammar::expand(items[i], &from, &mut self.rng, &mut self.id)
+        let banks = [self.name, self.frames_from];
+        let source = grammar::Source {
+            banks: &banks,
+            avoid: &self.avoid,
+        };
+        grammar::expand(items[i], &source, &mut self.rng, &mut self.id)
     }
 
     fn pick_owned(&mut self, label: &str, items: &'static [String]) -> Option<String> {
@@ -366,6 +372,20 @@ fn neighbour(spec: &ChartSpec, panel: usize, c1: &str, c2: &str) -> Option<&'sta
 
 type Rendered = (String, Vec<Turn>, Realization);
 
+/// Series and category names of every panel that read as words (three
+/// letters or more; "A" or "Q1" would match ordinary filler too often).
+fn entity_names(spec: &ChartSpec) -> Vec<String> {
+    let mut names: Vec<String> = spec
+        .panels()
+        .iter()
+        .flat_map(|p| p.series.iter().cloned().chain(p.table.category_labels()))
+        .filter(|n| n.chars().filter(|c| c.is_alphabetic()).count() >= 3)
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
 fn render(
     q: &Question,
     name: &str,
@@ -392,6 +412,7 @@ fn render(
         rng,
         id: vec![name.to_string()],
         transforms: Vec::new(),
+        avoid: entity_names(spec),
     };
     if name == "distractor" {
         run.transforms.push(format!("frames:{frames_from}"));

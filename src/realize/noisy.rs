@@ -33,7 +33,16 @@ fn typo(word: &str, kind: &str, bank: &Bank, rng: &mut Xoshiro256PlusPlus) -> Op
     let chars: Vec<char> = word.chars().collect();
     let n = chars.len();
     match kind {
-        "word" => bank.typos.words.get(&word.to_lowercase()).cloned(),
+        "word" => {
+            // "a|b|c" lists several common misspellings of one word.
+            let spellings: Vec<&str> = bank
+                .typos
+                .words
+                .get(&word.to_lowercase())?
+                .split('|')
+                .collect();
+            Some(spellings[rng.random_range(0..spellings.len())].to_string())
+        }
         "apostrophe" => word.contains('\'').then(|| word.replace('\'', "")),
         _ if n < 4 || !chars.iter().all(|c| c.is_ascii_alphabetic()) => None,
         "neighbour" => {

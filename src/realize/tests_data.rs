@@ -169,7 +169,16 @@ fn every_template_uses_known_slots_and_rules() {
             for _ in 0..20 {
                 let t = format!("{{@{rule}}}");
                 assert!(
-                    super::grammar::expand(&t, &[name], &mut rng, &mut Vec::new()).is_some(),
+                    super::grammar::expand(
+                        &t,
+                        &super::grammar::Source {
+                            banks: &[name],
+                            avoid: &[],
+                        },
+                        &mut rng,
+                        &mut Vec::new()
+                    )
+                    .is_some(),
                     "{name}: rule {rule} does not expand"
                 );
             }
@@ -339,13 +348,6 @@ fn resolve_transform(p: &PanelScene, kind: &str, params: &[&str]) -> Option<Stri
     }
 }
 
-fn names_word(text: &str, name: &str) -> bool {
-    let is_word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric());
-    text.match_indices(name).any(|(i, _)| {
-        !is_word(text[..i].chars().next_back()) && !is_word(text[i + name.len()..].chars().next())
-    })
-}
-
 #[test]
 fn realized_questions_keep_every_entity_over_the_fixtures() {
     let charts = charts(&fixture_tables(), 2, 40);
@@ -443,7 +445,7 @@ fn realized_questions_keep_every_entity_over_the_fixtures() {
                         .filter(|n| n.chars().filter(|c| c.is_alphabetic()).count() >= 3)
                         .filter(|n| !allowed.iter().any(|a| a.contains(n.as_str())));
                     for other in others {
-                        if names_word(&body, &other) && !q.text.contains(&other) {
+                        if super::grammar::names_word(&body, &other) && !q.text.contains(&other) {
                             failures.push(format!("{name}: names {other:?}: {}", r.text));
                         }
                     }

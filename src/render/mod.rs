@@ -124,107 +124,18 @@ impl Pixels {
     /// (`image`'s resize cost more than drawing the chart). Transparent
     /// pixels are shown on white.
     pub fn thumbnail(&self, width: u32) -> image::RgbImage {
+        use crate::boxmean::{Source, box_means, proportional};
         let (sw, sh) = (self.width.max(1) as usize, self.height.max(1) as usize);
         let tw = (width.max(1) as usize).min(sw);
         let th = (tw * sh / sw).max(1);
-        let channels = if self.has_alpha { 4 } else { 3 };
-        let column_ranges: Vec<(usize, usize)> = (0..tw)
-            .map(|tx| {
-                let x0 = tx * sw / tw;
-                (x0, ((tx + 1) * sw / tw).max(x0 + 1).min(sw))
-            })
-            .collect();
-        let mut out = vec![0u8; tw * th * 3];
-        // Per source byte, the sum over the rows of one thumbnail row: a
-        // loop the compiler vectorizes.
-        let mut column_sums = vec![0u32; sw * 3];
-        const BAND_ROWS: usize = (u16::MAX / 255) as usize;
-        let mut band = vec![0u16; sw * 3];
-        let mut band_rows = 0;
-        let mut straight = vec![0u8; sw * 3];
-        let mut source_row = 0;
-        for (ty, out_row) in out.chunks_exact_mut(tw * 3).enumerate() {
-            let end = ((ty + 1) * sh / th).max(source_row + 1).min(sh);
-            column_sums.fill(0);
-            for y in source_row..end {
-                let row = &self.data[y * sw * channels..(y + 1) * sw * channels];
-                let rgb: &[u8] = if channels == 3 {
-                    row
-                } else {
-                    for (dst, px) in straight.chunks_exact_mut(3).zip(row.chunks_exact(4)) {
-                        let a = u32::from(px[3]);
-                        for c in 0..3 {
-                            dst[c] = ((u32::from(px[c]) * a + 255 * (255 - a)) / 255) as u8;
-                        }
-                    }
-                    &straight
-                };
-                // 16-bit lanes hold twice as many bytes per instruction;
-                // flushed to 32 bits before they could overflow.
-                for (sum, &v) in band.iter_mut().zip(rgb) {
-                    *sum += u16::from(v);
-                }
-                band_rows += 1;
-                if band_rows == BAND_ROWS || y + 1 == end {
-                    for (total, part) in column_sums.iter_mut().zip(&mut band) {
-                        *total += u32::from(*part);
-                        *part = 0;
-                    }
-                    band_rows = 0;
-                }
-            }
-            let rows = end - source_row;
-            source_row = end;
-            // Boxes come in one or two sizes: reuse the divisor (its setup
-            // is a 64-bit division).
-            let mut divisor = RoundedDivisor::new(1);
-            for (pixel, &(x0, x1)) in out_row.chunks_exact_mut(3).zip(&column_ranges) {
-                let n = (rows * (x1 - x0)) as u32;
-                if divisor.n != n {
-                    divisor = RoundedDivisor::new(n);
-                }
-                let mut sum = [0u32; 3];
-                for px in column_sums[x0 * 3..x1 * 3].chunks_exact(3) {
-                    sum[0] += px[0];
-                    sum[1] += px[1];
-                    sum[2] += px[2];
-                }
-                for c in 0..3 {
-                    pixel[c] = divisor.divide(sum[c]) as u8;
-                }
-            }
-        }
+        let source = if self.has_alpha {
+            Source::RgbaOnWhite(&self.data)
+        } else {
+            Source::Rgb(&self.data)
+        };
+        let out = box_means(source, sw, &proportional(sw, tw), &proportional(sh, th));
         image::RgbImage::from_raw(tw as u32, th as u32, out)
             .expect("the buffer holds tw x th RGB pixels")
-    }
-}
-
-/// `(x + n/2) / n` by a multiply and a shift: a hardware division per
-/// thumbnail byte cost more than summing the pixels. Exact while
-/// `(x + n) * n < 2^32`, which holds for byte sums over boxes of fewer than
-/// 4,096 pixels (a thumbnail at least 1/64 of the source's width).
-#[derive(Clone, Copy)]
-struct RoundedDivisor {
-    n: u32,
-    reciprocal: u64,
-}
-
-impl RoundedDivisor {
-    fn new(n: u32) -> Self {
-        let n = n.max(1);
-        RoundedDivisor {
-            n,
-            reciprocal: (1u64 << 32).div_ceil(u64::from(n)),
-        }
-    }
-
-    fn divide(self, x: u32) -> u32 {
-        let x = x + self.n / 2;
-        if u64::from(x) * u64::from(self.n) < 1 << 32 {
-            ((u64::from(x) * self.reciprocal) >> 32) as u32
-        } else {
-            x / self.n
-        }
     }
 }
 
@@ -419,17 +330,6 @@ mod tests {
             let mut some_clear = rgba.clone();
             some_clear[translucent] = 254;
             assert_eq!(opaque_rgb(&some_clear), None);
-        }
-    }
-
-    #[test]
-    fn rounded_divisor_matches_integer_division() {
-        for n in (1..=300).chain([1000, 4095, 4096, 5000, 65_536]) {
-            let divisor = RoundedDivisor::new(n);
-            let top = (255 * n).min(3_000_000);
-            for x in (0..=top).step_by(1 + (top as usize / 20_000)).chain([top]) {
-                assert_eq!(divisor.divide(x), (x + n / 2) / n, "{x} / {n}");
-            }
         }
     }
 

@@ -637,11 +637,6 @@ pub fn generate(
         return Err(SuiteError::NoTables);
     }
     let mut sorted: Vec<Table> = tables.to_vec();
-    // Specs embed their tables: drop the path the table was read from, so a
-    // suite (and its chart ids) does not depend on how the path was spelled.
-    for t in &mut sorted {
-        t.source_path = None;
-    }
     sorted.sort_by(|a, b| a.id.cmp(&b.id));
     if let Some(w) = sorted.windows(2).find(|w| w[0].id == w[1].id) {
         return Err(SuiteError::DuplicateTable(w[0].id.clone()));
