@@ -504,3 +504,17 @@ proptest::proptest! {
         proptest::prop_assert_eq!(parsed.thousands, thousands && value.abs() >= 1000.0);
     }
 }
+
+#[test]
+fn chart_ids_do_not_depend_on_where_the_table_lies() {
+    let csv = "Year,Sales\n2019,10\n2020,12\n2021,9\n";
+    let (_a, first) = load_bytes("sales.csv", csv.as_bytes());
+    let (_b, second) = load_bytes("sales.csv", csv.as_bytes());
+    let (first, second) = (first.unwrap(), second.unwrap());
+    assert_ne!(first.source_path, second.source_path);
+    let style = crate::spec::builtin_themes().remove(0);
+    let kind = crate::spec::suitable_kinds(&first)[0];
+    let spec = |t: &Table| crate::spec::single(t, kind, &style).unwrap();
+    assert_eq!(spec(&first).fingerprint(), spec(&second).fingerprint());
+    assert!(!serde_json::to_string(&first).unwrap().contains("sales.csv"));
+}
