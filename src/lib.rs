@@ -11,7 +11,6 @@ pub mod seed;
 pub mod synth;
 pub mod table;
 
-pub mod boxmean;
 pub mod render;
 pub mod spec;
 pub mod visual;

@@ -16,8 +16,10 @@
 
 use image::RgbImage;
 
-use crate::boxmean::{Source, blocks, box_means};
-use image::imageops::{FilterType, resize};
+use chartstress_pixels::boxmean::{Source, blocks, box_means};
+use chartstress_pixels::resample::resize;
+use chartstress_pixels::ssim::mssim_rgb as mssim;
+use image::imageops::FilterType;
 
 /// Below this distance a variant is a no-op: nothing a model could notice
 /// changed, so it is redrawn with another perturbation. One changed glyph in
@@ -75,7 +77,6 @@ impl View {
     /// The view of rendered pixels (alpha dropped, as decoding to RGB does),
     /// taken without copying the full picture.
     pub fn of_pixels(pixels: &crate::render::Pixels) -> View {
-        use crate::boxmean::Source;
         let source = if pixels.has_alpha {
             Source::RgbaDropAlpha(&pixels.data)
         } else {
@@ -136,65 +137,19 @@ impl View {
     }
 }
 
-/// Constants of SSIM for 8-bit values (Wang et al. 2004): (0.01·255)², (0.03·255)².
-const SSIM_C1: f64 = (0.01 * 255.0) * (0.01 * 255.0);
-const SSIM_C2: f64 = (0.03 * 255.0) * (0.03 * 255.0);
-const SSIM_WINDOW: u32 = 8;
-
-/// The least similar channel's MSSIM, exactly as `image-compare` 0.5's
-/// `rgb_similarity_structure(MSSIMSimple, …)` computes it: 8×8 windows in
-/// column-major order (clipped at the edges), per window the means and the
-/// *summed* (not averaged) variances and covariance, SSIM per window, the
-/// area-weighted mean over windows, the minimum over channels. The same
-/// floating-point operations in the same order give the same bits; what is
-/// left out is the per-pixel similarity image the crate also builds and
-/// this use never reads, which took most of the time. Images of different
-/// sizes score 0, as the crate's error did.
+/// `image-compare`'s `MSSIMSimple` score of two pictures (see
+/// [`chartstress_pixels::ssim::mssim_rgb`]); pictures of different sizes
+/// score 0, as the crate's error did.
 fn mssim_rgb(a: &RgbImage, b: &RgbImage) -> f64 {
     if a.dimensions() != b.dimensions() {
         return 0.0;
     }
-    let (w, h) = a.dimensions();
-    let (ra, rb) = (a.as_raw(), b.as_raw());
-    let mut score = 1.0f64;
-    for channel in 0..3usize {
-        let value = |raw: &[u8], x: u32, y: u32| -> f64 {
-            f64::from(raw[(y as usize * w as usize + x as usize) * 3 + channel])
-        };
-        let (mut weighted, mut total) = (0.0f64, 0.0f64);
-        for left in (0..w).step_by(SSIM_WINDOW as usize) {
-            for top in (0..h).step_by(SSIM_WINDOW as usize) {
-                let right = (left + SSIM_WINDOW - 1).min(w - 1);
-                let bottom = (top + SSIM_WINDOW - 1).min(h - 1);
-                let area = (right - left + 1) * (bottom - top + 1);
-                let (mut sum_x, mut sum_y) = (0.0f64, 0.0f64);
-                for y in top..=bottom {
-                    for x in left..=right {
-                        sum_x += value(ra, x, y);
-                        sum_y += value(rb, x, y);
-                    }
-                }
-                let mean_x = sum_x / f64::from(area);
-                let mean_y = sum_y / f64::from(area);
-                let (mut var_x, mut var_y, mut cov) = (0.0f64, 0.0f64, 0.0f64);
-                for y in top..=bottom {
-                    for x in left..=right {
-                        let dx = value(ra, x, y) - mean_x;
-                        let dy = value(rb, x, y) - mean_y;
-                        var_x += dx * dx;
-                        var_y += dy * dy;
-                        cov += dx * dy;
-                    }
-                }
-                let ssim = ((2. * mean_x * mean_y + SSIM_C1) * (2. * cov + SSIM_C2))
-                    / ((mean_x.powi(2) + mean_y.powi(2) + SSIM_C1) * (var_x + var_y + SSIM_C2));
-                weighted += ssim * f64::from(area);
-                total += f64::from(area);
-            }
-        }
-        score = score.min(weighted / total);
-    }
-    score
+    mssim(
+        a.as_raw(),
+        b.as_raw(),
+        a.width() as usize,
+        a.height() as usize,
+    )
 }
 
 /// The image at the scale SSIM's authors recommend for a typical viewing
@@ -295,7 +250,14 @@ mod tests {
                 p.0[i % 3] = p.0[i % 3].wrapping_add(40);
             }
         }
-        for (x, y) in [(&a, &b), (&b, &a), (&a, &a)] {
+        // A change in one corner only: most windows are identical.
+        let mut c = a.clone();
+        for y in 3..12 {
+            for x in 40..50 {
+                c.put_pixel(x, y, Rgb([255, 0, 0]));
+            }
+        }
+        for (x, y) in [(&a, &b), (&b, &a), (&a, &a), (&a, &c), (&c, &b)] {
             let crate_score = image_compare::rgb_similarity_structure(
                 &image_compare::Algorithm::MSSIMSimple,
                 x,

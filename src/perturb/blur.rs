@@ -1,7 +1,7 @@
 //! Gaussian blur of increasing radius.
 
-use super::util::{decode_rgb, encode_png};
 use super::{AnswerEffect, Applied, Info, PerturbError, Perturbation, Stage};
+use image::RgbImage;
 
 pub struct Blur;
 
@@ -26,15 +26,12 @@ impl Perturbation for Blur {
 
     fn apply_image(
         &self,
-        png: &[u8],
+        img: &RgbImage,
         severity: u8,
         _seed: u64,
-    ) -> Result<Option<Applied<Vec<u8>>>, PerturbError> {
+    ) -> Result<Option<Applied<RgbImage>>, PerturbError> {
         let sigma = SIGMA[super::level("blur", severity)?];
-        let img = decode_rgb("blur", png)?;
-        let blurred = image::imageops::blur(&img, sigma);
-        Ok(Some(
-            Applied::new(encode_png("blur", &blurred)?).param("sigma", f64::from(sigma)),
-        ))
+        let blurred = chartstress_pixels::resample::blur(img, sigma);
+        Ok(Some(Applied::new(blurred).param("sigma", f64::from(sigma))))
     }
 }

@@ -8,10 +8,11 @@
 //! (10 px value labels, or text already shrunk by `font_size`) falls below
 //! that at the stronger levels, and the gate drops items that need it.
 
-use image::imageops::{FilterType, resize};
+use chartstress_pixels::resample::resize;
+use image::imageops::FilterType;
 
-use super::util::{decode_rgb, encode_png};
 use super::{AnswerEffect, Applied, Info, PerturbError, Perturbation, Stage};
+use image::RgbImage;
 
 pub struct Downscale;
 
@@ -36,20 +37,17 @@ impl Perturbation for Downscale {
 
     fn apply_image(
         &self,
-        png: &[u8],
+        img: &RgbImage,
         severity: u8,
         _seed: u64,
-    ) -> Result<Option<Applied<Vec<u8>>>, PerturbError> {
+    ) -> Result<Option<Applied<RgbImage>>, PerturbError> {
         let factor = FACTOR[super::level("downscale", severity)?];
-        let img = decode_rgb("downscale", png)?;
         let (w, h) = img.dimensions();
         let small_w = ((w as f32 * factor).round() as u32).max(1);
         let small_h = ((h as f32 * factor).round() as u32).max(1);
-        let small = resize(&img, small_w, small_h, FilterType::Triangle);
+        let small = resize(img, small_w, small_h, FilterType::Triangle);
         let back = resize(&small, w, h, FilterType::Triangle);
-        Ok(Some(
-            Applied::new(encode_png("downscale", &back)?).param("factor", f64::from(factor)),
-        ))
+        Ok(Some(Applied::new(back).param("factor", f64::from(factor))))
     }
 }
 

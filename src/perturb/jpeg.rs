@@ -1,11 +1,7 @@
 //! JPEG compression artefacts: encoded at decreasing quality, stored back as PNG.
 
-use std::io::Cursor;
-
-use image::codecs::jpeg::JpegEncoder;
-
-use super::util::{decode_rgb, encode_png};
 use super::{AnswerEffect, Applied, Info, PerturbError, Perturbation, Stage};
+use image::RgbImage;
 
 pub struct Jpeg;
 
@@ -30,22 +26,18 @@ impl Perturbation for Jpeg {
 
     fn apply_image(
         &self,
-        png: &[u8],
+        img: &RgbImage,
         severity: u8,
         _seed: u64,
-    ) -> Result<Option<Applied<Vec<u8>>>, PerturbError> {
+    ) -> Result<Option<Applied<RgbImage>>, PerturbError> {
         let quality = QUALITY[super::level("jpeg", severity)?];
-        let img = decode_rgb("jpeg", png)?;
-        let mut jpeg = Cursor::new(Vec::new());
-        JpegEncoder::new_with_quality(&mut jpeg, quality)
-            .encode_image(&img)
-            .map_err(|source| PerturbError::Encode {
-                name: "jpeg",
-                source,
+        let back =
+            chartstress_pixels::resample::jpeg_round_trip(img, quality).map_err(|source| {
+                PerturbError::Encode {
+                    name: "jpeg",
+                    source,
+                }
             })?;
-        let back = decode_rgb("jpeg", jpeg.get_ref())?;
-        Ok(Some(
-            Applied::new(encode_png("jpeg", &back)?).param("quality", quality),
-        ))
+        Ok(Some(Applied::new(back).param("quality", quality)))
     }
 }

@@ -197,15 +197,36 @@ pub trait Perturbation: Send + Sync {
         None
     }
 
-    /// Image stage, on PNG bytes; returns PNG bytes.
+    /// Image stage, on the decoded picture (a suite decodes each chart
+    /// once for all its image variants); see [`apply_image_png`] for bytes.
     fn apply_image(
         &self,
-        _png: &[u8],
+        _img: &image::RgbImage,
         _severity: u8,
         _seed: u64,
-    ) -> Result<Option<Applied<Vec<u8>>>, PerturbError> {
+    ) -> Result<Option<Applied<image::RgbImage>>, PerturbError> {
         Ok(None)
     }
+}
+
+/// An image-stage perturbation applied to PNG bytes, giving PNG bytes.
+pub fn apply_image_png(
+    perturbation: &dyn Perturbation,
+    png: &[u8],
+    severity: u8,
+    seed: u64,
+) -> Result<Option<Applied<Vec<u8>>>, PerturbError> {
+    let name = perturbation.info().name;
+    let img = util::decode_rgb(name, png)?;
+    let Some(applied) = perturbation.apply_image(&img, severity, seed)? else {
+        return Ok(None);
+    };
+    let (out, meta) = applied.split();
+    Ok(Some(Applied {
+        value: util::encode_png(name, &out)?,
+        params: meta.params,
+        target_panel: meta.target_panel,
+    }))
 }
 
 /// Checks a severity and returns its 0-based ladder index.

@@ -1,9 +1,7 @@
 //! Seeded Gaussian pixel noise of increasing strength.
 
-use rand::RngExt;
-
-use super::util::{decode_rgb, encode_png};
 use super::{AnswerEffect, Applied, Info, PerturbError, Perturbation, Stage};
+use image::RgbImage;
 
 pub struct Noise;
 
@@ -28,25 +26,17 @@ impl Perturbation for Noise {
 
     fn apply_image(
         &self,
-        png: &[u8],
+        img: &RgbImage,
         severity: u8,
         seed: u64,
-    ) -> Result<Option<Applied<Vec<u8>>>, PerturbError> {
+    ) -> Result<Option<Applied<RgbImage>>, PerturbError> {
         let sigma = SIGMA[super::level("noise", severity)?];
-        let mut img = decode_rgb("noise", png)?;
-        let mut rng = crate::seed::rng(seed, &["noise"]);
-        for px in img.pixels_mut() {
-            // Box–Muller: one normal sample per pixel, shared by the channels
-            // would look grey, so draw per channel.
-            for c in px.0.iter_mut() {
-                let u1: f32 = rng.random_range(f32::EPSILON..1.0);
-                let u2: f32 = rng.random_range(0.0..1.0);
-                let z = (-2.0 * u1.ln()).sqrt() * (std::f32::consts::TAU * u2).cos();
-                *c = (f32::from(*c) + z * sigma).round().clamp(0.0, 255.0) as u8;
-            }
-        }
-        Ok(Some(
-            Applied::new(encode_png("noise", &img)?).param("sigma", f64::from(sigma)),
-        ))
+        let mut img = img.clone();
+        chartstress_pixels::noise::gaussian(
+            &mut img,
+            sigma,
+            &mut crate::seed::rng(seed, &["noise"]),
+        );
+        Ok(Some(Applied::new(img).param("sigma", f64::from(sigma))))
     }
 }

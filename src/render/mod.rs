@@ -124,7 +124,7 @@ impl Pixels {
     /// (`image`'s resize cost more than drawing the chart). Transparent
     /// pixels are shown on white.
     pub fn thumbnail(&self, width: u32) -> image::RgbImage {
-        use crate::boxmean::{Source, box_means, proportional};
+        use chartstress_pixels::boxmean::{Source, box_means, proportional};
         let (sw, sh) = (self.width.max(1) as usize, self.height.max(1) as usize);
         let tw = (width.max(1) as usize).min(sw);
         let th = (tw * sh / sw).max(1);
@@ -157,13 +157,19 @@ pub fn rasterize(svg: &str) -> Result<Pixels, RenderError> {
     let size = tree.size().to_int_size();
     let (w, h) = (size.width(), size.height());
     CANVAS.with_borrow_mut(|canvas| {
-        canvas.clear();
-        canvas.resize(w as usize * h as usize * 4, 0);
+        // A fill (memset) rather than `resize`, which unoptimized test
+        // builds run byte by byte.
+        let len = w as usize * h as usize * 4;
+        if canvas.len() == len {
+            canvas.fill(0);
+        } else {
+            *canvas = vec![0; len];
+        }
         let mut pixmap = tiny_skia::PixmapMut::from_bytes(canvas, w, h)
             .ok_or_else(|| RenderError::Svg(format!("cannot allocate {w}x{h}")))?;
         resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap);
         // Premultiplied data with alpha 255 already is straight.
-        if let Some(rgb) = opaque_rgb(canvas) {
+        if let Some(rgb) = chartstress_pixels::opaque::opaque_rgb(canvas) {
             return Ok(Pixels {
                 width: w,
                 height: h,
@@ -200,43 +206,9 @@ pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, RenderError> {
     encode_png(&rasterize(svg)?)
 }
 
-/// The RGB bytes of an RGBA buffer, or None when some pixel is not opaque.
-/// Word-wide passes so both loops compile to a load and a store per pixel:
-/// each pixel's four bytes are stored at its RGB place and the next pixel
-/// overwrites the spare alpha byte.
-fn opaque_rgb(rgba: &[u8]) -> Option<Vec<u8>> {
-    let all_bits = rgba
-        .chunks_exact(4)
-        .map(|px| u32::from_le_bytes([px[0], px[1], px[2], px[3]]))
-        .fold(u32::MAX, |acc, word| acc & word);
-    if all_bits >> 24 != 255 || rgba.len() % 4 != 0 {
-        return None;
-    }
-    let pixels = rgba.len() / 4;
-    let mut rgb = vec![0u8; pixels * 3 + 1];
-    for (i, px) in rgba.chunks_exact(4).enumerate() {
-        rgb[i * 3..i * 3 + 4].copy_from_slice(px);
-    }
-    rgb.truncate(pixels * 3);
-    Some(rgb)
-}
-
-/// PNG with fast compression and the adaptive filter: ~5× faster than the
-/// default level for about twice the size. Every PNG the tool writes (charts
-/// and perturbed images) goes through here.
-pub fn fast_png(
-    data: &[u8],
-    w: u32,
-    h: u32,
-    color: image::ExtendedColorType,
-) -> Result<Vec<u8>, image::ImageError> {
-    use image::ImageEncoder;
-    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
-    let mut out = Vec::with_capacity(64 * 1024);
-    PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Adaptive)
-        .write_image(data, w, h, color)?;
-    Ok(out)
-}
+/// PNG with fast compression and the adaptive filter (see
+/// [`chartstress_pixels::resample::fast_png`]).
+pub use chartstress_pixels::resample::fast_png;
 
 /// Whether a kind draws category x axes (used by layouts for shared axes).
 pub(crate) fn has_value_axis(kind: ChartKind) -> bool {
@@ -318,19 +290,6 @@ mod tests {
         assert_eq!(rgba.thumbnail(1).get_pixel(0, 0).0, [191, 191, 191]);
         // Never wider than the source.
         assert_eq!(pixels.thumbnail(10).dimensions(), (4, 2));
-    }
-
-    #[test]
-    fn opaque_rgb_drops_alpha_only_when_every_pixel_is_opaque() {
-        // Five pixels: four in the wide loop, one in the remainder.
-        let rgba: Vec<u8> = (0..5u8).flat_map(|i| [i, i + 10, i + 20, 255]).collect();
-        let expected: Vec<u8> = (0..5u8).flat_map(|i| [i, i + 10, i + 20]).collect();
-        assert_eq!(opaque_rgb(&rgba), Some(expected));
-        for translucent in [3, 19] {
-            let mut some_clear = rgba.clone();
-            some_clear[translucent] = 254;
-            assert_eq!(opaque_rgb(&some_clear), None);
-        }
     }
 
     #[test]

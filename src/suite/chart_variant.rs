@@ -95,12 +95,16 @@ impl Env<'_> {
             }
             Stage::Image => {
                 let Some(applied) = pert
-                    .apply_image(&base.png, severity, seed)
+                    .apply_image(base.picture()?.as_ref(), severity, seed)
                     .map_err(stage_err)?
                 else {
                     return Ok(None);
                 };
-                let (png, meta) = applied.split();
+                let (img, meta) = applied.split();
+                let (w, h) = img.dimensions();
+                let png =
+                    crate::render::fast_png(img.as_raw(), w, h, image::ExtendedColorType::Rgb8)
+                        .map_err(stage_err)?;
                 let chart = Chart::new(
                     derived_id(base, info.name, severity, &meta.params),
                     base.spec.clone(),
@@ -108,7 +112,8 @@ impl Env<'_> {
                     base.svg.clone(),
                     png,
                     None,
-                );
+                )
+                .with_view(base.view_of(&img)?);
                 Ok(Some((chart, meta)))
             }
             Stage::Data | Stage::Question => Ok(None),

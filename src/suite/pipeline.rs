@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -36,7 +36,12 @@ pub(super) struct Chart {
     /// The picture at the viewing scale (see [`crate::visual::View`]), made
     /// from the pixels when this process drew them, else from `png` on
     /// first use: one chart is compared with every variant drawn from it.
-    pub(super) view: Arc<std::sync::OnceLock<Result<crate::visual::View, String>>>,
+    /// An image variant's view is taken in its original's frame.
+    pub(super) view: Arc<OnceLock<Result<crate::visual::View, String>>>,
+    /// The decoded picture, kept from its first use by an image
+    /// perturbation until [`Chart::release_picture`]: each chart is decoded
+    /// once for all the image variants drawn from it.
+    picture: Arc<Mutex<Option<Arc<image::RgbImage>>>>,
 }
 
 impl Chart {
@@ -48,7 +53,7 @@ impl Chart {
         png: Vec<u8>,
         pixels: Option<&crate::render::Pixels>,
     ) -> Chart {
-        let view = std::sync::OnceLock::new();
+        let view = OnceLock::new();
         if let Some(pixels) = pixels {
             let _ = view.set(Ok(crate::visual::View::of_pixels(pixels)));
         }
@@ -59,7 +64,43 @@ impl Chart {
             svg,
             png: Arc::new(png),
             view: Arc::new(view),
+            picture: Arc::default(),
         }
+    }
+
+    /// A chart whose view was taken by the caller (an image variant's, in
+    /// its original's frame).
+    pub(super) fn with_view(self, view: crate::visual::View) -> Chart {
+        let _ = self.view.set(Ok(view));
+        self
+    }
+
+    fn decoded(&self) -> Result<image::RgbImage, String> {
+        image::load_from_memory(&self.png)
+            .map(|i| i.to_rgb8())
+            .map_err(stage_err)
+    }
+
+    pub(super) fn picture(&self) -> Result<Arc<image::RgbImage>, String> {
+        let mut slot = self.picture.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(picture) = slot.as_ref() {
+            return Ok(Arc::clone(picture));
+        }
+        let picture = Arc::new(self.decoded()?);
+        *slot = Some(Arc::clone(&picture));
+        Ok(picture)
+    }
+
+    /// Frees the decoded picture once no more variants are drawn from this
+    /// chart, so memory stays flat in suite size.
+    pub(super) fn release_picture(&self) {
+        *self.picture.lock().unwrap_or_else(PoisonError::into_inner) = None;
+    }
+
+    /// This chart's view, and `image` (a picture drawn from it) seen in
+    /// this chart's frame.
+    pub(super) fn view_of(&self, image: &image::RgbImage) -> Result<crate::visual::View, String> {
+        Ok(self.view()?.framed(image))
     }
 
     fn view(&self) -> Result<&crate::visual::View, String> {
@@ -81,10 +122,7 @@ impl Chart {
             return Ok(view.distance_to(other_view));
         }
         // Another size: compared in this chart's frame, from the full picture.
-        let full = image::load_from_memory(&other.png)
-            .map_err(stage_err)?
-            .to_rgb8();
-        Ok(view.distance_to(&view.framed(&full)))
+        Ok(view.distance_to(&view.framed(&other.decoded()?)))
     }
 
     pub(super) fn image(&self) -> String {
@@ -553,6 +591,7 @@ impl Env<'_> {
                     self.variants(&original, v, &mut balance, &mut block);
                 }
             }
+            chart.release_picture();
         }
         block
     }

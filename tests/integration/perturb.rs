@@ -98,8 +98,7 @@ fn every_chart_perturbation_and_severity_keeps_its_answer_declaration() {
                         None => continue,
                     },
                     Stage::Image => {
-                        let a = p
-                            .apply_image(&base.png, severity, 17)
+                        let a = chartstress::perturb::apply_image_png(*p, &base.png, severity, 17)
                             .unwrap()
                             .expect("image perturbations always apply");
                         let decoded = image::load_from_memory(&a.value).expect("valid png");

@@ -320,7 +320,9 @@ fn rotation_keeps_every_dark_pixel_of_a_chart() {
     let img = image::load_from_memory(&png).unwrap().to_rgb8();
     let rotation = perturb::find("rotation").unwrap();
     for severity in 1..=5 {
-        let out = rotation.apply_image(&png, severity, 3).unwrap().unwrap();
+        let out = perturb::apply_image_png(rotation, &png, severity, 3)
+            .unwrap()
+            .unwrap();
         let rot = image::load_from_memory(&out.value).unwrap().to_rgb8();
         let (a, b) = (dark(&img) as f64, dark(&rot) as f64);
         assert!((a - b).abs() <= 0.03 * a, "s{severity}: ink {a} → {b}");
