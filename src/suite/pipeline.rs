@@ -97,19 +97,14 @@ impl Chart {
         *self.picture.lock().unwrap_or_else(PoisonError::into_inner) = None;
     }
 
-    /// This chart's view, and `image` (a picture drawn from it) seen in
-    /// this chart's frame.
+    /// `image` (a picture drawn from this chart) seen in this chart's frame.
     pub(super) fn view_of(&self, image: &image::RgbImage) -> Result<crate::visual::View, String> {
         Ok(self.view()?.framed(image))
     }
 
     fn view(&self) -> Result<&crate::visual::View, String> {
         self.view
-            .get_or_init(|| {
-                image::load_from_memory(&self.png)
-                    .map(|i| crate::visual::View::of(&i.to_rgb8()))
-                    .map_err(stage_err)
-            })
+            .get_or_init(|| self.decoded().map(|i| crate::visual::View::of(&i)))
             .as_ref()
             .map_err(Clone::clone)
     }
