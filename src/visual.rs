@@ -61,8 +61,7 @@ pub struct View {
 }
 
 fn decode(which: &'static str, png: &[u8]) -> Result<RgbImage, VisualError> {
-    image::load_from_memory(png)
-        .map(|i| i.to_rgb8())
+    chartstress_pixels::resample::decode_rgb(png)
         .map_err(|source| VisualError::Decode { which, source })
 }
 

@@ -469,7 +469,7 @@ const SCALE: u32 = 2;
 /// background — as black on white, upscaled. Coloured marks vanish, so
 /// Tesseract does not mistake bars for glyphs or miss labels beside them.
 pub fn text_mask(png: &[u8]) -> Option<Vec<u8>> {
-    let img = image::load_from_memory(png).ok()?.to_rgb8();
+    let img = chartstress_pixels::resample::decode_rgb(png).ok()?;
     let (w, h) = img.dimensions();
     if w == 0 || h == 0 {
         return None;

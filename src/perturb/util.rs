@@ -169,8 +169,7 @@ pub fn all_drawn_values_positive(spec: &ChartSpec) -> bool {
 }
 
 pub fn decode_rgb(name: &'static str, png: &[u8]) -> Result<RgbImage, PerturbError> {
-    image::load_from_memory(png)
-        .map(|img| img.to_rgb8())
+    chartstress_pixels::resample::decode_rgb(png)
         .map_err(|source| PerturbError::Decode { name, source })
 }
 

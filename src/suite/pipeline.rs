@@ -76,9 +76,7 @@ impl Chart {
     }
 
     fn decoded(&self) -> Result<image::RgbImage, String> {
-        image::load_from_memory(&self.png)
-            .map(|i| i.to_rgb8())
-            .map_err(stage_err)
+        chartstress_pixels::resample::decode_rgb(&self.png).map_err(stage_err)
     }
 
     pub(super) fn picture(&self) -> Result<Arc<image::RgbImage>, String> {

@@ -1,4 +1,4 @@
-//! `image`'s resampling, PNG encoding and JPEG coding for RGB pictures, instantiated
+//! `image`'s resampling, decoding, PNG encoding and JPEG coding for RGB pictures, instantiated
 //! here (generic code is compiled in the crate that calls it, and this one
 //! is built optimized in the test profile).
 
@@ -13,11 +13,25 @@ pub fn blur(img: &RgbImage, sigma: f32) -> RgbImage {
     image::imageops::blur(img, sigma)
 }
 
+/// A PNG (or any format `image` reads here) as RGB bytes; alpha dropped.
+pub fn decode_rgb(bytes: &[u8]) -> Result<RgbImage, image::ImageError> {
+    Ok(image::load_from_memory(bytes)?.to_rgb8())
+}
+
+/// How many pixels differ between two RGB buffers of the same size.
+pub fn differing_pixels(a: &RgbImage, b: &RgbImage) -> usize {
+    a.as_raw()
+        .chunks_exact(3)
+        .zip(b.as_raw().chunks_exact(3))
+        .filter(|(p, q)| p != q)
+        .count()
+}
+
 /// The picture encoded as JPEG at `quality` and decoded again.
 pub fn jpeg_round_trip(img: &RgbImage, quality: u8) -> Result<RgbImage, image::ImageError> {
     let mut jpeg = std::io::Cursor::new(Vec::new());
     image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, quality).encode_image(img)?;
-    Ok(image::load_from_memory(jpeg.get_ref())?.to_rgb8())
+    decode_rgb(jpeg.get_ref())
 }
 
 /// PNG with fast compression and the adaptive filter: ~5× faster than the
@@ -35,4 +49,22 @@ pub fn fast_png(
     PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Adaptive)
         .write_image(data, w, h, color)?;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn png_round_trip_is_lossless_and_differences_are_counted() {
+        let img = RgbImage::from_fn(7, 5, |x, y| image::Rgb([x as u8 * 30, y as u8 * 50, 9]));
+        let png = fast_png(img.as_raw(), 7, 5, image::ExtendedColorType::Rgb8).unwrap();
+        let back = decode_rgb(&png).unwrap();
+        assert_eq!(back, img);
+        assert_eq!(differing_pixels(&img, &back), 0);
+        let mut changed = back.clone();
+        changed.put_pixel(3, 2, image::Rgb([0, 0, 0]));
+        changed.put_pixel(6, 4, image::Rgb([1, 250, 9]));
+        assert_eq!(differing_pixels(&img, &changed), 2);
+    }
 }
