@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Language statistics of a suite's modified-question wordings.
 
-    python3 scripts/question_language.py SUITE_DIR [--sample N] [--seed S]
+    python3 scripts/question_language.py SUITE_DIR [--sample N]
+        [--per-realizer N] [--seed S]
 
 Reads SUITE_DIR/items.jsonl (each item's `set`, `realization.realizer` and
 `question`) and the suite's tables (SUITE_DIR/tables/, SUITE_DIR/charts.jsonl)
@@ -107,6 +108,8 @@ def main():
     ap.add_argument("suite", type=Path)
     ap.add_argument("--set", default="modified_question")
     ap.add_argument("--sample", type=int, default=0, help="print N random questions")
+    ap.add_argument("--per-realizer", type=int, default=0,
+                    help="print N random single-turn questions of each realizer")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
 
@@ -128,6 +131,10 @@ def main():
         return r.get("realizer") or item.get("realizer") or "?"
 
     questions = [(realizer_of(i), i.get("question", "")) for i in items]
+    single_turn = collections.defaultdict(list)
+    for i in items:
+        if not i.get("history"):
+            single_turn[realizer_of(i)].append(i.get("question", ""))
     counts = collections.Counter(q for _, q in questions)
     distinct = sum(1 for _, q in questions if counts[q] == 1) / len(questions)
     unique_strings = len(counts) / len(questions)
@@ -172,6 +179,13 @@ def main():
         print()
         for r, q in rng.sample(questions, min(args.sample, len(questions))):
             print(f"[{r}] {q}")
+    if args.per_realizer:
+        rng = random.Random(args.seed)
+        for r in sorted(single_turn):
+            print(f"\n**{r}**\n")
+            pool = single_turn[r]
+            for q in rng.sample(pool, min(args.per_realizer, len(pool))):
+                print("- " + q.replace("\n", " / "))
 
 
 if __name__ == "__main__":
