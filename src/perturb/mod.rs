@@ -48,6 +48,7 @@ pub mod subplots;
 pub mod registry;
 
 pub use registry::{catalog, chart_perturbations, find, info, ladder_markdown};
+pub(crate) use util::encode_png;
 pub use util::{restyle, retarget_panel};
 
 /// What a perturbation may do to the item's answer.

@@ -101,10 +101,7 @@ impl Env<'_> {
                     return Ok(None);
                 };
                 let (img, meta) = applied.split();
-                let (w, h) = img.dimensions();
-                let png =
-                    crate::render::fast_png(img.as_raw(), w, h, image::ExtendedColorType::Rgb8)
-                        .map_err(stage_err)?;
+                let png = perturb::encode_png(info.name, &img).map_err(stage_err)?;
                 let chart = Chart::new(
                     derived_id(base, info.name, severity, &meta.params),
                     base.spec.clone(),
