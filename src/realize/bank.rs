@@ -136,6 +136,53 @@ pub const FILES: &[(&str, &str)] = &[
     ),
 ];
 
+/// Wording for charts about one subject (money, weather, housing…): who
+/// asks, why and in what situation. Picked by words of the chart's title,
+/// series, axis and unit, so context reads as if the asker cared about the
+/// subject; it never states anything about the data.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Domain {
+    pub name: String,
+    /// Lower-case words that mark a chart as this domain's.
+    pub words: Vec<String>,
+    /// Rules used in place of the shared ones of the same name, some of the time.
+    pub grammar: BTreeMap<String, Vec<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+struct DomainFile {
+    domain: Vec<Domain>,
+}
+
+pub const DOMAINS_FILE: &str = include_str!("../../templates/questions/domains.toml");
+
+/// Every domain, in file order (earlier wins a tie).
+pub fn domains() -> &'static [Domain] {
+    static DOMAINS: OnceLock<Vec<Domain>> = OnceLock::new();
+    DOMAINS.get_or_init(|| {
+        toml::from_str::<DomainFile>(DOMAINS_FILE)
+            .unwrap_or_else(|e| panic!("templates/questions/domains.toml does not parse: {e}"))
+            .domain
+    })
+}
+
+/// The domain whose marker words occur most often among `words` (lower-case
+/// words of the chart's text); None when none occurs.
+pub fn domain_for<'a>(words: impl IntoIterator<Item = &'a str>) -> Option<&'static Domain> {
+    let words: Vec<&str> = words.into_iter().collect();
+    let mut best: Option<(&'static Domain, usize)> = None;
+    for d in domains() {
+        let hits = words
+            .iter()
+            .filter(|w| d.words.iter().any(|m| m == *w))
+            .count();
+        if hits > 0 && best.is_none_or(|(_, b)| hits > b) {
+            best = Some((d, hits));
+        }
+    }
+    best.map(|(d, _)| d)
+}
+
 /// Every bank, parsed once. The files ship with the binary and are checked by
 /// tests, so a parse failure is a build defect, reported with the file name.
 pub fn banks() -> &'static BTreeMap<&'static str, Bank> {
@@ -167,4 +214,119 @@ pub fn rule(from: &[&str], name: &str) -> Option<&'static [String]> {
         .filter_map(|b| banks().get(b))
         .find_map(|b| b.grammar.get(name))
         .map(Vec::as_slice)
+}
+
+#[cfg(test)]
+mod domain_tests {
+    use super::{banks, domain_for, domains};
+
+    fn words(text: &str) -> Vec<String> {
+        text.to_lowercase()
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    }
+
+    fn domain_of(text: &str) -> Option<&'static str> {
+        let w = words(text);
+        domain_for(w.iter().map(String::as_str)).map(|d| d.name.as_str())
+    }
+
+    #[test]
+    fn charts_are_assigned_the_subject_their_words_name() {
+        for (text, want) in [
+            (
+                "Average monthly rent for a one-bedroom flat, 2023 City Average rent",
+                Some("housing"),
+            ),
+            (
+                "Electricity generated from solar power Year Solar generation TWh",
+                Some("energy"),
+            ),
+            (
+                "Income and life expectancy Country Life expectancy",
+                Some("health"),
+            ),
+            (
+                "Annual rainfall, 2021 City Annual rainfall mm",
+                Some("weather"),
+            ),
+            (
+                "Paying subscribers Month Subscribers million",
+                Some("digital"),
+            ),
+            (
+                "Deals closed per sales representative Sales representative Deals closed",
+                Some("labour"),
+            ),
+            ("Widgets by colour Colour Count", None),
+        ] {
+            assert_eq!(domain_of(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn domain_wording_only_sets_the_scene() {
+        assert!(!domains().is_empty());
+        for d in domains() {
+            assert!(!d.words.is_empty(), "{}: no marker words", d.name);
+            for w in &d.words {
+                assert_eq!(
+                    w,
+                    &w.to_lowercase(),
+                    "{}: marker {w} must be lower-case",
+                    d.name
+                );
+            }
+            for (rule, items) in &d.grammar {
+                // It stands in for a shared rule, so every template that uses
+                // the rule reads the same with either wording.
+                let shared = banks().values().any(|b| b.grammar.contains_key(rule));
+                assert!(shared, "{}: rule {rule} has no shared counterpart", d.name);
+                assert!(
+                    items.len() >= 5,
+                    "{}: rule {rule} has too few alternatives",
+                    d.name
+                );
+                for t in items {
+                    // Slots could name entities or numbers; digits could read as data.
+                    assert!(!t.contains('{'), "{}: {rule} uses a slot: {t:?}", d.name);
+                    assert!(
+                        !t.chars().any(|c| c.is_ascii_digit()),
+                        "{}: {rule} has a digit: {t:?}",
+                        d.name
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn domain_rules_mix_with_the_shared_ones() {
+        let housing = domains().iter().find(|d| d.name == "housing").unwrap();
+        let own = &housing.grammar["role"];
+        let source = super::super::grammar::Source {
+            banks: &["register"],
+            avoid: &[],
+            domain: Some(housing),
+        };
+        let (mut from_domain, mut shared) = (0, 0);
+        for seed in 0..400 {
+            let mut rng = crate::seed::rng(seed, &["domain-mix"]);
+            let mut picks = Vec::new();
+            let text =
+                super::super::grammar::expand("{@role}", &source, &mut rng, &mut picks).unwrap();
+            if picks[0].starts_with("housing.") {
+                assert!(own.contains(&text), "{text}");
+                from_domain += 1;
+            } else {
+                shared += 1;
+            }
+        }
+        assert!(
+            from_domain > 160 && shared > 100,
+            "{from_domain} / {shared}"
+        );
+    }
 }

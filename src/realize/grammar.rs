@@ -9,7 +9,12 @@
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::bank::rule;
+use super::bank::{Domain, rule};
+
+/// How often a rule the chart's domain words itself is taken from the
+/// domain rather than from the shared wording: often enough to colour the
+/// context, not so often that every question about money sounds alike.
+const DOMAIN_SHARE: f64 = 0.6;
 
 /// Rules nest a few levels at most; deeper means a cycle in the data.
 const MAX_DEPTH: usize = 8;
@@ -20,6 +25,8 @@ pub struct Source<'a> {
     pub banks: &'a [&'a str],
     /// Entity names of the chart, matched as whole words.
     pub avoid: &'a [String],
+    /// The chart's subject, whose rules stand in for shared ones of the same name.
+    pub domain: Option<&'static Domain>,
 }
 
 /// `template` with every `{@rule}` replaced by a picked alternative, tidied;
@@ -65,7 +72,16 @@ fn expand_at(
         let after = &rest[start + 2..];
         let end = after.find('}')?;
         let name = &after[..end];
-        let options = rule(source.banks, name)?;
+        let shared = rule(source.banks, name);
+        let own = source
+            .domain
+            .and_then(|d| Some((d.name.as_str(), d.grammar.get(name)?)));
+        let (options, tag) = match (own, shared) {
+            (Some((d, o)), Some(_)) if rng.random_bool(DOMAIN_SHARE) => (o.as_slice(), d),
+            (Some((d, o)), None) => (o.as_slice(), d),
+            (_, Some(s)) => (s, ""),
+            (None, None) => return None,
+        };
         if options.is_empty() {
             return None;
         }
@@ -74,7 +90,10 @@ fn expand_at(
         for k in 0..options.len() {
             let i = (first + k) % options.len();
             let mark = picks.len();
-            picks.push(format!("{name}{i}"));
+            picks.push(format!(
+                "{tag}{}{name}{i}",
+                if tag.is_empty() { "" } else { "." }
+            ));
             let text = expand_at(&options[i], source, rng, picks, depth + 1)?;
             // When every alternative names an entity, the last one stands.
             if k + 1 == options.len() || !source.avoid.iter().any(|a| names_word(&text, a)) {
@@ -150,6 +169,7 @@ mod tests {
         let source = Source {
             banks: &["register"],
             avoid: &avoid,
+            domain: None,
         };
         for seed in 0..300 {
             let mut rng = crate::seed::rng(seed, &["avoid"]);

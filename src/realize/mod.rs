@@ -79,6 +79,7 @@ struct Run<'a> {
     transforms: Vec<String>,
     /// The chart's entity names: grammar filler must not name them.
     avoid: Vec<String>,
+    domain: Option<&'static bank::Domain>,
 }
 
 impl Run<'_> {
@@ -93,6 +94,7 @@ impl Run<'_> {
         let source = grammar::Source {
             banks: &banks,
             avoid: &self.avoid,
+            domain: self.domain,
         };
         grammar::expand(items[i], &source, &mut self.rng, &mut self.id)
     }
@@ -386,6 +388,38 @@ fn entity_names(spec: &ChartSpec) -> Vec<String> {
     names
 }
 
+/// The subject of the chart, from the words of its titles, series, index,
+/// axis labels and units.
+fn chart_domain(spec: &ChartSpec) -> Option<&'static bank::Domain> {
+    let mut text = String::new();
+    for p in spec.panels() {
+        let t = &p.table;
+        let parts = [
+            &p.title,
+            &p.y_label,
+            &p.x_label,
+            &t.meta.title,
+            &t.meta.unit,
+        ];
+        for s in parts.into_iter().flatten() {
+            text.push_str(s);
+            text.push(' ');
+        }
+        text.push_str(&t.index.name);
+        text.push(' ');
+        for s in &p.series {
+            text.push_str(s);
+            text.push(' ');
+        }
+    }
+    let lower = text.to_lowercase();
+    bank::domain_for(
+        lower
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty()),
+    )
+}
+
 fn render(
     q: &Question,
     name: &str,
@@ -413,6 +447,7 @@ fn render(
         id: vec![name.to_string()],
         transforms: Vec::new(),
         avoid: entity_names(spec),
+        domain: chart_domain(spec),
     };
     if name == "distractor" {
         run.transforms.push(format!("frames:{frames_from}"));

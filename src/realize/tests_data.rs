@@ -174,6 +174,7 @@ fn every_template_uses_known_slots_and_rules() {
                         &super::grammar::Source {
                             banks: &[name],
                             avoid: &[],
+                            domain: None,
                         },
                         &mut rng,
                         &mut Vec::new()
