@@ -1,7 +1,7 @@
 //! `command`: a user program speaking JSON lines. It is started once per
 //! worker (`--workers N`) with `sh -c CMD`, reads one request object per line
 //! on stdin and writes one response object per line on stdout (the protocol
-//! is documented in README.md, "The command protocol"). A worker that exits or stops
+//! is documented in docs/models.md, "The command protocol"). A worker that exits or stops
 //! answering within the timeout is killed and restarted, and the item is
 //! retried; each worker's stderr is appended to `RUN/worker-K.stderr.log`.
 //!

@@ -1,4 +1,4 @@
-//! Model adapters (issue 5): one trait, one file per adapter, one registry
+//! Model adapters: one trait, one file per adapter, one registry
 //! function ([`build`]) that chooses an adapter by name.
 //!
 //! An adapter turns a [`Request`] (the suite's PNG bytes, never re-encoded,

@@ -12,7 +12,6 @@ use chartstress::report::{WriteOptions, build_report, fmt_ci, fmt_opt, fmt_p, wr
 use chartstress::run::{RunOptions, run_suite};
 use chartstress::score::Metric;
 use chartstress::suite::{SuiteConfig, generate_suite};
-use chartstress::table::load_tables;
 
 /// Arguments of `chartstress demo`.
 #[derive(Debug, clap::Args)]
@@ -52,17 +51,17 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    let inputs = if args.tables.is_empty() {
-        super::generate::default_tables()
-    } else {
-        args.tables.clone()
-    };
-    let (tables, table_errors) = load_tables(&inputs, false);
+    let (tables, table_errors) = super::generate::load_inputs(&args.tables, false)?;
     for err in &table_errors {
         eprintln!("warning: skipped table: {err}");
     }
     if tables.is_empty() {
-        bail!("no usable tables in {}", join_paths(&inputs));
+        let inputs = if args.tables.is_empty() {
+            "the default fixtures".to_string()
+        } else {
+            join_paths(&args.tables)
+        };
+        bail!("no usable tables in {inputs}");
     }
 
     let suite = args.out.join("suite");

@@ -22,7 +22,7 @@ captions, grouped by table) and DIR/contact_sheet.png (one row per table and
 kind, one column per theme). A table that fails to load or render is
 reported and skipped; the exit code is then 1.")]
 pub struct Args {
-    /// Table files or folders (default: fixtures/).
+    /// Table files or folders (default: fixtures/ here, else the fixtures built into the binary).
     pub tables: Vec<PathBuf>,
     /// Output folder.
     #[arg(short, long)]
@@ -54,15 +54,13 @@ struct Done {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let inputs = if args.tables.is_empty() {
-        vec![PathBuf::from("fixtures")]
-    } else {
-        args.tables.clone()
-    };
-    let (tables, load_errors) = chartstress::table::load_tables(&inputs, false);
+    let (tables, load_errors) = super::generate::load_inputs(&args.tables, false)?;
     super::print_table_notes(&tables);
     for e in &load_errors {
         eprintln!("warning: skipped table: {e}");
+    }
+    if tables.is_empty() {
+        anyhow::bail!("no usable tables to draw");
     }
     let themes: Vec<Style> = if args.themes.is_empty() {
         spec::builtin_themes()

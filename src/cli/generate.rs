@@ -16,7 +16,7 @@ use chartstress::suite::{Shard, SuiteConfig};
   chartstress generate --out out/part2 --shard 2/4 --threads 2   # then: chartstress merge out/part* -o out/suite
 
 TABLES default to the config's `tables`, else `fixtures/` in the current directory, else the
-fixtures shipped with the crate. Flags override the config file.")]
+fixtures built into the binary. Flags override the config file.")]
 pub struct Args {
     /// Table files (CSV/TSV/JSON) or folders of tables.
     pub tables: Vec<PathBuf>,
@@ -196,21 +196,24 @@ pub fn resolve_config(args: &Args) -> anyhow::Result<SuiteConfig> {
     Ok(c)
 }
 
-/// `fixtures/` here if present, else the crate's shipped fixtures.
-pub fn default_tables() -> Vec<PathBuf> {
-    let local = Path::new("fixtures");
-    if local.is_dir() {
-        vec![local.to_path_buf()]
+/// The named tables, or with none `fixtures/` here if present, else the
+/// fixtures built into the binary.
+pub fn load_inputs(
+    inputs: &[PathBuf],
+    strict: bool,
+) -> anyhow::Result<(
+    Vec<chartstress::ir::Table>,
+    Vec<chartstress::table::TableError>,
+)> {
+    if inputs.is_empty() {
+        chartstress::table::builtin::load_default().context("unpacking the built-in fixtures")
     } else {
-        vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")]
+        Ok(chartstress::table::load_tables(inputs, strict))
     }
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let mut config = resolve_config(&args)?;
-    if config.tables.is_empty() {
-        config.tables = default_tables();
-    }
+    let config = resolve_config(&args)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()
@@ -225,7 +228,7 @@ fn generate(
     strict: bool,
     pool: &rayon::ThreadPool,
 ) -> anyhow::Result<ExitCode> {
-    let (tables, load_errors) = chartstress::table::load_tables(&config.tables, strict);
+    let (tables, load_errors) = load_inputs(&config.tables, strict)?;
     super::print_table_notes(&tables);
     for e in &load_errors {
         eprintln!("error: {e}");

@@ -1,4 +1,4 @@
-//! Answer extraction from raw model text (issue 5). The raw text is always
+//! Answer extraction from raw model text. The raw text is always
 //! kept next to the extracted answer; extraction only decides which short
 //! string the scorer compares against the gold answer.
 //!

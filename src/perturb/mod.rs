@@ -1,8 +1,8 @@
-//! Chart and question perturbations (issue 4).
+//! Chart and question perturbations.
 //!
 //! Every perturbation is a pure function with a name, an axis, a severity
 //! ladder 1..=5 (described in [`Info::ladder`], the one place the ladder is
-//! defined and from which the README table is generated) and a declaration of
+//! defined and from which the table in docs/suites.md is generated) and a declaration of
 //! what it does to the answer ([`AnswerEffect`]). Randomness comes only from the
 //! seed the caller derives from the item id. One file per perturbation; the
 //! registry in [`registry`] lists them.

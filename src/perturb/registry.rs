@@ -1,4 +1,4 @@
-//! The registry: every perturbation, and the severity-ladder table the README
+//! The registry: every perturbation, and the severity-ladder table docs/suites.md
 //! documents (generated from [`Info::ladder`], the single place ladders live).
 
 use super::{AnswerEffect, Info, Perturbation, Stage};
@@ -130,7 +130,7 @@ pub fn info(name: &str) -> Option<Info> {
     catalog().into_iter().find(|i| i.name == name)
 }
 
-/// The perturbation table of the README, generated from the registry.
+/// The perturbation table of docs/suites.md, generated from the registry.
 pub fn ladder_markdown() -> String {
     let mut out = String::from(
         "| axis | name | stage | answer effect | 1 | 2 | 3 | 4 | 5 |\n|---|---|---|---|---|---|---|---|---|\n",
@@ -173,14 +173,15 @@ mod tests {
     }
 
     #[test]
-    fn readme_table_matches_the_registry() {
-        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-            .expect("README.md exists");
+    fn documented_table_matches_the_registry() {
+        let readme =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/suites.md"))
+                .expect("docs/suites.md exists");
         let lines: Vec<&str> = readme.lines().collect();
         for row in ladder_markdown().lines() {
             assert!(
                 lines.contains(&row),
-                "README.md lacks this row of perturb::ladder_markdown():\n{row}"
+                "docs/suites.md lacks this row of perturb::ladder_markdown():\n{row}"
             );
         }
     }

@@ -1,4 +1,4 @@
-//! Prompt strategies and templates (issue 5).
+//! Prompt strategies and templates.
 //!
 //! One template per question type lives in `templates/prompts/` (embedded at
 //! build time); each renders the question with the chosen strategy (direct

@@ -1,4 +1,4 @@
-//! Query executor over tables and scenes (issue 3).
+//! Query executor over tables and scenes.
 //!
 //! Data families are answered from the panel's table (and checked against the
 //! marks the renderer drew); descriptive families only from the Scene. The

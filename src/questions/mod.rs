@@ -1,4 +1,4 @@
-//! Question generation for every question type (issue 3): factoid, multiple
+//! Question generation for every question type: factoid, multiple
 //! choice, fact check, hypothetical, conversational, descriptive and
 //! unanswerable, each answered by the executor and worded by a realizer.
 

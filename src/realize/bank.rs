@@ -310,6 +310,7 @@ mod domain_tests {
             banks: &["register"],
             avoid: &[],
             domain: Some(housing),
+            mute: &[],
         };
         let (mut from_domain, mut shared) = (0, 0);
         for seed in 0..400 {

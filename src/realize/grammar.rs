@@ -27,6 +27,8 @@ pub struct Source<'a> {
     pub avoid: &'a [String],
     /// The chart's subject, whose rules stand in for shared ones of the same name.
     pub domain: Option<&'static Domain>,
+    /// Rules that expand to nothing here (closers before a list of options).
+    pub mute: &'a [&'a str],
 }
 
 /// `template` with every `{@rule}` replaced by a picked alternative, tidied;
@@ -72,6 +74,10 @@ fn expand_at(
         let after = &rest[start + 2..];
         let end = after.find('}')?;
         let name = &after[..end];
+        if source.mute.contains(&name) {
+            rest = &after[end + 1..];
+            continue;
+        }
         let shared = rule(source.banks, name);
         let own = source
             .domain
@@ -170,6 +176,7 @@ mod tests {
             banks: &["register"],
             avoid: &avoid,
             domain: None,
+            mute: &[],
         };
         for seed in 0..300 {
             let mut rng = crate::seed::rng(seed, &["avoid"]);

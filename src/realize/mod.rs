@@ -1,4 +1,4 @@
-//! Realizers turning queries into text (issue 3).
+//! Realizers turning queries into text.
 //!
 //! Wordings are data (`templates/questions/*.toml`). The canonical realizer is
 //! one fixed terse template per family; each paraphrase realizer is an
@@ -80,6 +80,8 @@ struct Run<'a> {
     /// The chart's entity names: grammar filler must not name them.
     avoid: Vec<String>,
     domain: Option<&'static bank::Domain>,
+    /// Grammar rules left out of the current wording.
+    mute: &'static [&'static str],
 }
 
 impl Run<'_> {
@@ -95,6 +97,7 @@ impl Run<'_> {
             banks: &banks,
             avoid: &self.avoid,
             domain: self.domain,
+            mute: self.mute,
         };
         grammar::expand(items[i], &source, &mut self.rng, &mut self.id)
     }
@@ -247,6 +250,9 @@ impl Run<'_> {
         Some(capitalize(&with_np(&frame, &np, &s)?))
     }
 }
+
+/// Grammar rules that close a question (thanks, sign-offs).
+const CLOSERS: &[&str] = &["ask_tail", "formal_tail", "casual_tail"];
 
 /// Families whose answer is a category or tick label, not a quantity.
 fn names_a_category(key: &str) -> bool {
@@ -448,6 +454,7 @@ fn render(
         transforms: Vec::new(),
         avoid: entity_names(spec),
         domain: chart_domain(spec),
+        mute: &[],
     };
     if name == "distractor" {
         run.transforms.push(format!("frames:{frames_from}"));
@@ -485,7 +492,10 @@ fn render(
     let mut history = Vec::new();
     let mut text = match &q.query {
         Query::MultipleChoice { base, options } => {
+            // "Thanks." or "Regards." between a question and its options reads oddly.
+            run.mute = CLOSERS;
             let core = run.question(base, &key, &slots)?;
+            run.mute = &[];
             let frame = run.pick_owned("mcq", &run.frames.mcq)?;
             let mut s = slots.clone();
             s.insert("question".into(), core);
@@ -669,7 +679,7 @@ fn render(
             Some(first) => first.question = format!("{preface} {}", first.question),
             None => text = format!("{preface} {text}"),
         }
-        if !mcq && run.rng.random_bool(0.15) {
+        if !mcq && run.rng.random_bool(0.1) {
             let aside = run.pick("aside", &["{@aside}"])?;
             text = format!("{text} {}", fill(&aside, &s)?);
             run.transforms.push("aside".into());

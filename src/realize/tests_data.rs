@@ -175,6 +175,7 @@ fn every_template_uses_known_slots_and_rules() {
                             banks: &[name],
                             avoid: &[],
                             domain: None,
+                            mute: &[],
                         },
                         &mut rng,
                         &mut Vec::new()
@@ -513,6 +514,50 @@ fn fact_check_claims_carry_no_hedges() {
             }
         }
     }
+}
+
+#[test]
+fn multiple_choice_wordings_put_no_closer_before_the_options() {
+    let closers: Vec<String> = ["ask_tail", "formal_tail", "casual_tail"]
+        .iter()
+        .flat_map(|rule| banks().values().filter_map(move |b| b.grammar.get(*rule)))
+        .flatten()
+        .map(|t| t.trim().to_string())
+        .filter(|t| t.len() > 3 && !t.contains('{'))
+        .collect();
+    assert!(closers.len() > 20);
+    let charts = charts(&fixture_tables()[..10], 1, 30);
+    let mut seen = 0;
+    for chart in &charts {
+        for q in &chart.questions {
+            let Query::MultipleChoice { options, .. } = &q.query else {
+                continue;
+            };
+            for name in ["lexical", "register", "syntactic", "visual"] {
+                for seed in 0..6u64 {
+                    let Some(r) = realize(q, name, &chart.spec, &chart.scene, seed) else {
+                        continue;
+                    };
+                    let Some(at) = r.text.find(&format!("a) {}", options[0])) else {
+                        continue;
+                    };
+                    seen += 1;
+                    let before = r.text[..at].trim_end();
+                    for c in &closers {
+                        assert!(
+                            !before.contains(c.as_str()),
+                            "{name}: {c:?} before the options: {}",
+                            r.text
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        seen > 30,
+        "too few multiple-choice wordings checked: {seen}"
+    );
 }
 
 #[test]

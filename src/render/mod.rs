@@ -1,4 +1,4 @@
-//! Rendering chart specs to SVG, PNG and Scene (issue 2).
+//! Rendering chart specs to SVG, PNG and Scene.
 //!
 //! plotters (SVG backend) draws the primitives, usvg parses and lays out text
 //! with the embedded DejaVu faces, resvg rasterizes, and the PNG is encoded

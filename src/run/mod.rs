@@ -1,4 +1,4 @@
-//! Resumable runs of an adapter over a suite (issue 5).
+//! Resumable runs of an adapter over a suite.
 //!
 //! `run_suite` writes `SUITE/runs/RUN/predictions.jsonl`, one
 //! [`Prediction`] per line, appended and flushed as each answer arrives, and

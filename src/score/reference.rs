@@ -1,6 +1,6 @@
 //! Reimplementations of two published evaluators, quirks included, so that
 //! published numbers can be reproduced. Both were derived from reading the
-//! original Python; see README.md for the list of quirks.
+//! original Python; see docs/scoring.md for the list of quirks.
 
 use super::pylit::{fixed_target_list, parse_to_list, py_float, py_split, py_strip};
 

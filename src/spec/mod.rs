@@ -1,4 +1,4 @@
-//! Building chart specs: themes, styles, kinds, layouts (issue 2).
+//! Building chart specs: themes, styles, kinds, layouts.
 //!
 //! A spec is fully resolved data: the renderer never guesses. Themes are TOML
 //! files under `templates/themes/` deserializing into [`Style`]; any style

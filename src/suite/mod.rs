@@ -1,6 +1,6 @@
-//! Suite generation, writing, sharding and merging (issue 4).
+//! Suite generation, writing, sharding and merging.
 //!
-//! A suite is a folder (see README.md, "Suite folder"): `suite.json`,
+//! A suite is a folder (see docs/formats.md, "Suite folder"): `suite.json`,
 //! `items.jsonl`, `charts.jsonl`, `images/<chart_id>.png`, `tables/`. It is a
 //! pure function of (tables, config, seed, tool version): tables are processed
 //! in id order, each table's items are generated from seeds derived from

@@ -1,4 +1,4 @@
-//! Synthesized tables (issue 2): realistic names from `fake`, plausible
+//! Synthesized tables: realistic names from `fake`, plausible
 //! magnitudes, trends with noise and seasonality, outliers, negatives, shares
 //! that print to exactly 100, and matching titles, labels, units and sources.
 //!

@@ -1,4 +1,4 @@
-//! Loading tables from CSV/TSV/JSON with type inference (issue 2).
+//! Loading tables from CSV/TSV/JSON with type inference.
 //!
 //! A file becomes a wide [`Table`]: the first column is the index (categories,
 //! years or dates), every other column a numeric series. Long tables
@@ -6,6 +6,7 @@
 //! `NAME.meta.json` next to `NAME.csv` supplies the metadata.
 
 mod build;
+pub mod builtin;
 pub mod clean;
 mod error;
 pub mod infer;

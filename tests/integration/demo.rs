@@ -137,3 +137,72 @@ fn run_pairs_selects_whole_pairs() {
         );
     }
 }
+
+/// An installed binary has no source tree beside it: from an empty folder,
+/// `demo` and `gallery` use the fixtures built into the binary.
+#[test]
+fn demo_and_gallery_work_from_an_empty_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let result = Command::new(env!("CARGO_BIN_EXE_chartstress"))
+            .current_dir(dir.path())
+            .args(args)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&result.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&result.stderr).into_owned();
+        assert!(
+            result.status.success(),
+            "{args:?} failed:\n{stdout}\n{stderr}"
+        );
+        (stdout, stderr)
+    };
+    let shipped = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            [".csv", ".tsv", ".json"].iter().any(|x| name.ends_with(x))
+                && !name.ends_with(".meta.json")
+        })
+        .count();
+
+    let (stdout, _) = run(&[
+        "demo",
+        "--no-ocr",
+        "--quiet",
+        "--charts-per-table",
+        "1",
+        "--questions-per-chart",
+        "1",
+    ]);
+    assert!(stdout.contains("report: "), "{stdout}");
+    assert!(
+        stdout.contains(&format!("from {shipped} tables")),
+        "{stdout}"
+    );
+    assert!(dir.path().join("out/demo/report/report.html").is_file());
+
+    let (stdout, stderr) = run(&[
+        "gallery", "-o", "g", "--kinds", "bar", "--themes", "classic",
+    ]);
+    assert!(
+        stdout.contains(&format!("from {shipped} tables")),
+        "{stdout}"
+    );
+    assert!(
+        !stderr.contains("/tmp"),
+        "messages name a temporary folder: {stderr}"
+    );
+    let images = std::fs::read_dir(dir.path().join("g/images"))
+        .unwrap()
+        .count();
+    assert!(images > 0, "gallery drew nothing");
+    // Nothing besides the outputs was left behind in the folder.
+    let mut left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["g", "out"]);
+}

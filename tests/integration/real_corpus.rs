@@ -4,7 +4,7 @@
 //!
 //! Nothing here calls the chartstress library: the CSV cells are parsed here,
 //! the suite files are read as plain JSON, and every family is computed here,
-//! following the semantics the README documents for it.
+//! following the semantics docs/tables.md documents for it.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};

@@ -735,7 +735,7 @@ fn snapshot_specs_and_scenes() {
     insta::assert_json_snapshot!("energy_line_scene", render::render(&s).unwrap().scene);
 }
 
-/// Throughput figures for the README: `cargo test --release --test integration render::throughput -- --ignored --nocapture`.
+/// Throughput figures for docs/performance.md: `cargo test --release --test integration render::throughput -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn throughput() {

@@ -636,15 +636,16 @@ fn answers_are_balanced() {
     );
 }
 
-/// A small validator for the item schema documented in README.md:
+/// A small validator for the item schema documented in docs/formats.md:
 /// required properties and their JSON types.
 #[test]
 fn items_jsonl_matches_the_documented_schema() {
     let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/formats.md"))
+            .unwrap();
     let start = readme
         .find("```json\n{\n  \"$schema\"")
-        .expect("schema block in README.md")
+        .expect("schema block in docs/formats.md")
         + 8;
     let end = start + readme[start..].find("```").unwrap();
     let schema: serde_json::Value =
