@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # Installs the system packages chartstress needs beyond the Rust toolchain:
-# Tesseract for the `ocr` baseline adapter. Safe to run repeatedly.
+# Tesseract for the `ocr` baseline adapter, and openpyxl for the tests of the
+# VLMEvalKit import. Safe to run repeatedly.
 set -euo pipefail
 if ! command -v tesseract >/dev/null 2>&1; then
   if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq tesseract-ocr >/dev/null
+fi
+# openpyxl: the tests write VLMEvalKit's XLSX result files as pandas does.
+if ! python3 -c "import openpyxl" >/dev/null 2>&1; then
+  python3 -m pip install -q openpyxl
 fi

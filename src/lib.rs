@@ -27,6 +27,7 @@ pub mod secrets;
 
 pub mod adapter;
 pub mod extract;
+pub mod interop;
 pub mod paraphrase;
 pub mod prompt;
 pub mod run;

@@ -50,6 +50,10 @@ enum Command {
     Report(cli::report::Args),
     /// Gate on robustness thresholds (exit 1 when crossed, 2 on unusable input).
     Check(cli::check::Args),
+    /// Write a suite in another harness's dataset format.
+    Export(cli::export::Args),
+    /// Turn another harness's predictions into a run of a suite.
+    ImportRun(cli::import_run::Args),
 }
 
 fn main() -> ExitCode {
@@ -69,6 +73,8 @@ fn main() -> ExitCode {
         Command::Score(a) => cli::score::run(a),
         Command::Report(a) => cli::report::run(a),
         Command::Check(a) => cli::check::run(a),
+        Command::Export(a) => cli::export::run(a),
+        Command::ImportRun(a) => cli::import_run::run(a),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,127 @@
+//! Exchange with other evaluation harnesses: a suite written in a harness's
+//! dataset format, and that harness's prediction file turned back into a run
+//! folder, so `report` and `check` work on predictions made elsewhere.
+
+pub mod vlmevalkit;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use crate::ir::{Item, Prediction};
+
+#[derive(Debug, thiserror::Error)]
+pub enum InteropError {
+    #[error("{}: {msg}", .path.display())]
+    Io { path: PathBuf, msg: String },
+    #[error("{}: {msg}", .path.display())]
+    Format { path: PathBuf, msg: String },
+    #[error(transparent)]
+    Run(#[from] crate::run::RunError),
+    #[error("{0}")]
+    Prompt(String),
+}
+
+pub(crate) fn io_error(path: &Path, e: impl std::fmt::Display) -> InteropError {
+    InteropError::Io {
+        path: path.to_path_buf(),
+        msg: e.to_string(),
+    }
+}
+
+/// What an import found besides the predictions it wrote.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct ImportSummary {
+    pub imported: usize,
+    /// Records whose id is not an item of the suite.
+    pub unknown: Vec<String>,
+    /// Ids given more than once (the first record is kept).
+    pub duplicates: Vec<String>,
+    /// Items of the suite with no record.
+    pub missing: usize,
+}
+
+/// Predictions from raw replies, answers extracted as `run` extracts them;
+/// unknown and repeated ids are counted, not imported.
+pub fn predictions_from_replies(
+    items: &[Item],
+    replies: Vec<(String, String)>,
+) -> (Vec<Prediction>, ImportSummary) {
+    let by_id: std::collections::HashMap<&str, &Item> =
+        items.iter().map(|i| (i.id.as_str(), i)).collect();
+    let mut seen = std::collections::HashSet::new();
+    let mut summary = ImportSummary::default();
+    let mut out = Vec::new();
+    for (id, raw) in replies {
+        let Some(item) = by_id.get(id.as_str()) else {
+            summary.unknown.push(id);
+            continue;
+        };
+        if !seen.insert(id.clone()) {
+            summary.duplicates.push(id);
+            continue;
+        }
+        out.push(Prediction {
+            answer: crate::extract::extract(&raw),
+            raw,
+            id,
+            latency_ms: 0.0,
+            usage: None,
+            error: None,
+            attempts: 1,
+            cached: false,
+            item_hash: Some(item.content_hash()),
+        });
+    }
+    summary.imported = out.len();
+    summary.missing = items.len() - out.len();
+    (out, summary)
+}
+
+/// Write `SUITE/runs/NAME/` (predictions in suite order, and `run.json`
+/// naming the harness and the file) so `report` and `check` read it like a
+/// run of their own.
+pub fn write_run(
+    suite: &Path,
+    name: &str,
+    harness: &str,
+    source: &Path,
+    items: &[Item],
+    mut predictions: Vec<Prediction>,
+) -> Result<PathBuf, InteropError> {
+    if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
+        return Err(InteropError::Format {
+            path: suite.to_path_buf(),
+            msg: format!("run name {name:?} must be a plain folder name"),
+        });
+    }
+    let order: std::collections::HashMap<&str, usize> = items
+        .iter()
+        .enumerate()
+        .map(|(i, it)| (it.id.as_str(), i))
+        .collect();
+    predictions.sort_by_key(|p| order.get(p.id.as_str()).copied().unwrap_or(usize::MAX));
+    let dir = suite.join("runs").join(name);
+    std::fs::create_dir_all(&dir).map_err(|e| io_error(&dir, e))?;
+    let mut lines = String::new();
+    for p in &predictions {
+        let line = serde_json::to_string(p).map_err(|e| io_error(&dir, e))?;
+        lines.push_str(&line);
+        lines.push('\n');
+    }
+    let path = dir.join(crate::report::load::PREDICTIONS_FILE);
+    std::fs::write(&path, lines).map_err(|e| io_error(&path, e))?;
+    let info = json!({
+        "name": name,
+        "status": "finished",
+        "tool_version": crate::VERSION,
+        "adapter": format!("import:{harness}"),
+        "adapter_settings": {"adapter": format!("import:{harness}"), "file": source.display().to_string()},
+        "prompt": {"strategy": "external", "template": harness, "execute_pot": false},
+        "counts": {"selected": items.len(), "predictions": predictions.len(), "answered": predictions.len(), "errors": 0},
+    });
+    let run_json = dir.join("run.json");
+    let text = serde_json::to_string_pretty(&info).map_err(|e| io_error(&run_json, e))?;
+    std::fs::write(&run_json, text + "\n").map_err(|e| io_error(&run_json, e))?;
+    Ok(dir)
+}
