@@ -31,6 +31,7 @@ mod run_command;
 mod run_generated;
 mod run_openai;
 mod run_robustness;
+mod scaleout;
 mod score;
 mod score_python;
 mod secrets;
