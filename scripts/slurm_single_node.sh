@@ -12,6 +12,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$here/target/release/chartstress}
 [ -x "$bin" ] || { echo "no chartstress binary at $bin (cargo build --release)" >&2; exit 2; }
+bin=$(realpath "$bin")
 [ "$(id -u)" -eq 0 ] || { echo "run as root: it installs packages and starts daemons" >&2; exit 2; }
 
 if ! command -v slurmctld >/dev/null 2>&1; then
@@ -72,14 +73,30 @@ cp "$here"/examples/scaleout/slurm-*.sbatch "$work/"
 cd "$work"
 export PATH="$work/bin:$PATH" SEED=7
 jid=$(sbatch --parsable slurm-generate.sbatch)
-mid=$(sbatch --parsable --dependency=afterok:"$jid" slurm-merge.sbatch)
+mid=$(sbatch --parsable --kill-on-invalid-dep=yes --dependency=afterok:"$jid" slurm-merge.sbatch)
 echo "submitted array $jid and merge $mid"
 while squeue -h -j "$jid,$mid" 2>/dev/null | grep -q .; do sleep 2; done
 sacct -j "$jid,$mid" -X -o JobID,JobName,State,Elapsed 2>/dev/null || true
 [ -f suite/suite.json ] || { echo "merge did not write suite/ (logs in $work/logs)"; cat logs/*; exit 1; }
 
+# A model run split the same way: four parts, then one merged run.
+export ADAPTER=blind
+rid=$(sbatch --parsable slurm-run.sbatch)
+rmid=$(sbatch --parsable --kill-on-invalid-dep=yes --dependency=afterok:"$rid" slurm-merge-runs.sbatch)
+echo "submitted run array $rid and merge $rmid"
+while squeue -h -j "$rid,$rmid" 2>/dev/null | grep -q .; do sleep 2; done
+[ -f suite/runs/blind/predictions.jsonl ] || { echo "merge-runs did not write suite/runs/blind"; cat logs/*; exit 1; }
+
 # The reference: the same suite generated in one piece.
 chartstress generate --seed 7 --out whole --quiet
+chartstress run whole --adapter blind >/dev/null
+answers() { python3 -c 'import json,sys; [print(json.dumps([r["id"], r["raw"], r["answer"]])) for r in map(json.loads, open(sys.argv[1]))]' "$1"; }
+if diff <(answers suite/runs/blind/predictions.jsonl) <(answers whole/runs/blind/predictions.jsonl) >/dev/null; then
+  echo "OK: the Slurm-merged run gives the same answers as one run ($(wc -l < suite/runs/blind/predictions.jsonl) predictions)"
+else
+  echo "FAIL: the merged run differs from one run"; exit 1
+fi
+rm -rf suite/runs whole/runs suite/cache whole/cache
 if diff -r suite whole >/dev/null; then
   echo "OK: the Slurm-merged suite is byte-identical to the unsharded one ($(wc -l < suite/items.jsonl) items)"
 else

@@ -44,6 +44,8 @@ enum Command {
     Browse(cli::browse::Args),
     /// Run a model adapter over a suite (resumable).
     Run(cli::run::Args),
+    /// Join runs made on parts of a suite (`run --shard`) into one run.
+    MergeRuns(cli::merge_runs::Args),
     /// Score arbitrary prediction records with a metric.
     Score(cli::score::Args),
     /// Write reports (JSON, Markdown, HTML, JUnit) for runs of a suite.
@@ -70,6 +72,7 @@ fn main() -> ExitCode {
         Command::Paraphrase(a) => cli::paraphrase::run(a),
         Command::Browse(a) => cli::browse::run(a),
         Command::Run(a) => cli::run::run(a),
+        Command::MergeRuns(a) => cli::merge_runs::run(a),
         Command::Score(a) => cli::score::run(a),
         Command::Report(a) => cli::report::run(a),
         Command::Check(a) => cli::check::run(a),

@@ -10,6 +10,7 @@ pub mod gallery;
 pub mod generate;
 pub mod import_run;
 pub mod merge;
+pub mod merge_runs;
 pub mod paraphrase;
 pub mod render;
 pub mod report;

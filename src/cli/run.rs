@@ -52,6 +52,10 @@ pub struct RunArgs {
     /// all its modified items (so gaps stay computable).
     #[arg(long)]
     pub pairs: Option<usize>,
+    /// Answer only part K of N (1-based) of the selected items, whole pairs
+    /// together; join the parts' runs with `chartstress merge-runs`.
+    #[arg(long)]
+    pub shard: Option<chartstress::suite::Shard>,
     /// Call again for items whose earlier prediction is an error.
     #[arg(long)]
     pub retry_errors: bool,
@@ -217,6 +221,7 @@ fn run_with(args: RunArgs, secrets: &Secrets) -> anyhow::Result<ExitCode> {
         sets,
         limit: args.limit,
         pairs: args.pairs,
+        shard: args.shard,
         retry_errors: args.retry_errors,
         cache: !args.no_cache,
         cache_dir: args.cache_dir.clone(),

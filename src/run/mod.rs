@@ -14,6 +14,7 @@
 
 pub mod cache;
 pub mod lock;
+pub mod merge;
 pub mod suite_files;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -94,6 +95,10 @@ pub struct RunOptions {
     /// suite (chosen by a hash of their ids), each with all its modified
     /// items — so every gap can still be computed on the sample.
     pub pairs: Option<usize>,
+    /// Part K of N (1-based): the items whose pair (an original and its
+    /// modified items) hashes into part K, so workers split a suite without
+    /// talking to each other and `merge_runs` joins their runs.
+    pub shard: Option<crate::suite::Shard>,
     /// Call again for items whose earlier prediction is an error.
     pub retry_errors: bool,
     pub cache: bool,
@@ -117,6 +122,7 @@ impl Default for RunOptions {
             sets: Vec::new(),
             limit: None,
             pairs: None,
+            shard: None,
             retry_errors: false,
             cache: true,
             cache_dir: None,
@@ -343,6 +349,7 @@ pub fn run_suite(
                 .as_ref()
                 .is_none_or(|ids| ids.contains(pair_root(item)))
         })
+        .filter(|item| opts.shard.is_none_or(|s| s.owns(pair_root(item))))
         .filter(|item| seen.insert(item.id.clone()))
         .map(Arc::new)
         .collect();
@@ -469,6 +476,7 @@ pub fn run_suite(
                 "sets": opts.sets.iter().map(|s| s.name()).collect::<Vec<_>>(),
                 "limit": opts.limit,
                 "pairs": opts.pairs,
+                "shard": opts.shard.map(|s| [s.index, s.count]),
             },
             "cache": cache.as_ref().map(|c| c.dir().display().to_string()),
             "cache_tag": opts.cache_tag,
