@@ -6,6 +6,8 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+use crate::support::jsonl;
+
 fn chartstress(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_chartstress"))
         .args(args)
@@ -34,11 +36,9 @@ fn fixture(name: &str) -> String {
 /// Rows of the exported TSV with a `prediction` column: the raw reply the
 /// run recorded for each id. VLMEvalKit's result drops the image column.
 fn result_rows(export: &Path, predictions: &Path) -> (Vec<String>, Vec<Vec<String>>) {
-    let raw: std::collections::HashMap<String, String> = std::fs::read_to_string(predictions)
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+    let raw: std::collections::HashMap<String, String> = jsonl(predictions)
+        .iter()
+        .map(|v| {
             (
                 v["id"].as_str().unwrap().to_string(),
                 v["raw"].as_str().unwrap().to_string(),
@@ -136,22 +136,37 @@ fn accuracies(report_json: &Path, run: &str) -> Vec<(String, f64, u64)> {
         .collect()
 }
 
+/// A suite of the named fixtures in `dir/suite`.
+fn generate(dir: &Path, fixtures: &[&str], seed: &str) -> std::path::PathBuf {
+    let suite = dir.join("suite");
+    let mut args: Vec<String> = vec!["generate".into()];
+    args.extend(fixtures.iter().map(|f| fixture(f)));
+    args.extend([
+        "--out".into(),
+        suite.display().to_string(),
+        "--seed".into(),
+        seed.into(),
+        "--quiet".into(),
+    ]);
+    ok(chartstress(
+        &args.iter().map(String::as_str).collect::<Vec<_>>(),
+    ));
+    suite
+}
+
 #[test]
 fn vlmevalkit_export_and_import_reproduce_the_run() {
     let dir = tempfile::tempdir().unwrap();
-    let suite = dir.path().join("suite");
-    let s = suite.to_str().unwrap();
-    ok(chartstress(&[
-        "generate",
-        &fixture("ev_diesel_crossing.csv"),
-        &fixture("browser_share_pie.csv"),
-        &fixture("smartphone_shipments_grouped.csv"),
-        "--out",
-        s,
-        "--seed",
+    let suite = generate(
+        dir.path(),
+        &[
+            "ev_diesel_crossing.csv",
+            "browser_share_pie.csv",
+            "smartphone_shipments_grouped.csv",
+        ],
         "5",
-        "--quiet",
-    ]));
+    );
+    let s = suite.to_str().unwrap();
     ok(chartstress(&["run", s, "--adapter", "blind"]));
     let tsv = dir.path().join("ChartStress.tsv");
     let printed = ok(chartstress(&[
@@ -162,10 +177,7 @@ fn vlmevalkit_export_and_import_reproduce_the_run() {
         "-o",
         tsv.to_str().unwrap(),
     ]));
-    let items = std::fs::read_to_string(suite.join("items.jsonl"))
-        .unwrap()
-        .lines()
-        .count();
+    let items = jsonl(&suite.join("items.jsonl")).len();
     assert!(
         printed.contains(&format!("wrote {items} items")),
         "{printed}"
@@ -236,11 +248,9 @@ fn vlmevalkit_export_and_import_reproduce_the_run() {
     }
     // Same extracted answers, item by item.
     let answers = |run: &str| -> Vec<(String, String)> {
-        std::fs::read_to_string(suite.join("runs").join(run).join("predictions.jsonl"))
-            .unwrap()
-            .lines()
-            .map(|l| {
-                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        jsonl(&suite.join("runs").join(run).join("predictions.jsonl"))
+            .iter()
+            .map(|v| {
                 (
                     v["id"].as_str().unwrap().into(),
                     v["answer"].as_str().unwrap().into(),
@@ -254,26 +264,11 @@ fn vlmevalkit_export_and_import_reproduce_the_run() {
 #[test]
 fn import_reports_unknown_repeated_and_missing_records() {
     let dir = tempfile::tempdir().unwrap();
-    let suite = dir.path().join("suite");
+    let suite = generate(dir.path(), &["browser_share_pie.csv"], "2");
     let s = suite.to_str().unwrap();
-    ok(chartstress(&[
-        "generate",
-        &fixture("browser_share_pie.csv"),
-        "--out",
-        s,
-        "--seed",
-        "2",
-        "--quiet",
-    ]));
-    let ids: Vec<String> = std::fs::read_to_string(suite.join("items.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
-                .as_str()
-                .unwrap()
-                .to_string()
-        })
+    let ids: Vec<String> = jsonl(&suite.join("items.jsonl"))
+        .iter()
+        .map(|v| v["id"].as_str().unwrap().to_string())
         .collect();
     assert!(ids.len() >= 3);
     let file = dir.path().join("result.tsv");

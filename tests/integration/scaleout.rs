@@ -6,6 +6,8 @@
 use std::path::Path;
 use std::process::Command;
 
+use crate::support::jsonl;
+
 fn recipe(name: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("examples/scaleout")
@@ -90,11 +92,9 @@ fn slurm_job_scripts_shard_and_merge_into_the_unsharded_suite() {
 }
 
 fn answers(suite: &Path, run: &str) -> Vec<(String, String, String)> {
-    std::fs::read_to_string(suite.join("runs").join(run).join("predictions.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+    jsonl(&suite.join("runs").join(run).join("predictions.jsonl"))
+        .iter()
+        .map(|v| {
             let s = |k: &str| v[k].as_str().unwrap_or_default().to_string();
             (s("id"), s("raw"), s("answer"))
         })
@@ -144,11 +144,7 @@ fn runs_of_suite_parts_merge_into_the_whole_run() {
         ]);
         let part = answers(&suite, &name);
         // Whole pairs stay in one part.
-        let items: Vec<serde_json::Value> = std::fs::read_to_string(suite.join("items.jsonl"))
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
+        let items = jsonl(&suite.join("items.jsonl"));
         let root = |id: &str| {
             let item = items.iter().find(|i| i["id"] == id).unwrap();
             item["origin"].as_str().unwrap_or(id).to_string()

@@ -245,3 +245,12 @@ pub fn fixture_tables() -> Vec<Table> {
     tables.sort_by(|a, b| a.id.cmp(&b.id));
     tables
 }
+
+/// Every line of a JSON-lines file (a suite's items, a run's predictions).
+pub fn jsonl(path: &std::path::Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
