@@ -51,7 +51,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    let (tables, table_errors) = super::generate::load_inputs(&args.tables, false)?;
+    let (tables, table_errors) = super::load_inputs(&args.tables, false)?;
     for err in &table_errors {
         eprintln!("warning: skipped table: {err}");
     }

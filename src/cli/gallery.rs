@@ -54,7 +54,7 @@ struct Done {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (tables, load_errors) = super::generate::load_inputs(&args.tables, false)?;
+    let (tables, load_errors) = super::load_inputs(&args.tables, false)?;
     super::print_table_notes(&tables);
     for e in &load_errors {
         eprintln!("warning: skipped table: {e}");

@@ -196,22 +196,6 @@ pub fn resolve_config(args: &Args) -> anyhow::Result<SuiteConfig> {
     Ok(c)
 }
 
-/// The named tables, or with none `fixtures/` here if present, else the
-/// fixtures built into the binary.
-pub fn load_inputs(
-    inputs: &[PathBuf],
-    strict: bool,
-) -> anyhow::Result<(
-    Vec<chartstress::ir::Table>,
-    Vec<chartstress::table::TableError>,
-)> {
-    if inputs.is_empty() {
-        chartstress::table::builtin::load_default().context("unpacking the built-in fixtures")
-    } else {
-        Ok(chartstress::table::load_tables(inputs, strict))
-    }
-}
-
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let config = resolve_config(&args)?;
     let pool = rayon::ThreadPoolBuilder::new()
@@ -228,7 +212,7 @@ fn generate(
     strict: bool,
     pool: &rayon::ThreadPool,
 ) -> anyhow::Result<ExitCode> {
-    let (tables, load_errors) = load_inputs(&config.tables, strict)?;
+    let (tables, load_errors) = super::load_inputs(&config.tables, strict)?;
     super::print_table_notes(&tables);
     for e in &load_errors {
         eprintln!("error: {e}");

@@ -1,6 +1,10 @@
 //! Command-line front end: one file per subcommand, each parsing its
 //! arguments and calling the library.
 
+use std::path::PathBuf;
+
+use anyhow::Context;
+
 pub mod ask;
 pub mod browse;
 pub mod check;
@@ -27,5 +31,21 @@ pub fn print_table_notes(tables: &[chartstress::ir::Table]) {
         for note in &t.meta.notes {
             eprintln!("note: {file}: {note}");
         }
+    }
+}
+
+/// The named tables, or with none `fixtures/` here if present, else the
+/// fixtures built into the binary.
+pub fn load_inputs(
+    inputs: &[PathBuf],
+    strict: bool,
+) -> anyhow::Result<(
+    Vec<chartstress::ir::Table>,
+    Vec<chartstress::table::TableError>,
+)> {
+    if inputs.is_empty() {
+        chartstress::table::builtin::load_default().context("unpacking the built-in fixtures")
+    } else {
+        Ok(chartstress::table::load_tables(inputs, strict))
     }
 }

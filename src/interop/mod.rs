@@ -87,30 +87,9 @@ pub fn write_run(
     harness: &str,
     source: &Path,
     items: &[Item],
-    mut predictions: Vec<Prediction>,
+    predictions: Vec<Prediction>,
 ) -> Result<PathBuf, InteropError> {
-    if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
-        return Err(InteropError::Format {
-            path: suite.to_path_buf(),
-            msg: format!("run name {name:?} must be a plain folder name"),
-        });
-    }
-    let order: std::collections::HashMap<&str, usize> = items
-        .iter()
-        .enumerate()
-        .map(|(i, it)| (it.id.as_str(), i))
-        .collect();
-    predictions.sort_by_key(|p| order.get(p.id.as_str()).copied().unwrap_or(usize::MAX));
-    let dir = suite.join("runs").join(name);
-    std::fs::create_dir_all(&dir).map_err(|e| io_error(&dir, e))?;
-    let mut lines = String::new();
-    for p in &predictions {
-        let line = serde_json::to_string(p).map_err(|e| io_error(&dir, e))?;
-        lines.push_str(&line);
-        lines.push('\n');
-    }
-    let path = dir.join(crate::report::load::PREDICTIONS_FILE);
-    std::fs::write(&path, lines).map_err(|e| io_error(&path, e))?;
+    let n = predictions.len();
     let info = json!({
         "name": name,
         "status": "finished",
@@ -118,10 +97,13 @@ pub fn write_run(
         "adapter": format!("import:{harness}"),
         "adapter_settings": {"adapter": format!("import:{harness}"), "file": source.display().to_string()},
         "prompt": {"strategy": "external", "template": harness, "execute_pot": false},
-        "counts": {"selected": items.len(), "predictions": predictions.len(), "answered": predictions.len(), "errors": 0},
+        "counts": {"selected": items.len(), "predictions": n, "answered": n, "errors": 0},
     });
-    let run_json = dir.join("run.json");
-    let text = serde_json::to_string_pretty(&info).map_err(|e| io_error(&run_json, e))?;
-    std::fs::write(&run_json, text + "\n").map_err(|e| io_error(&run_json, e))?;
-    Ok(dir)
+    Ok(crate::run::write_finished_run(
+        suite,
+        name,
+        items,
+        predictions,
+        &info,
+    )?)
 }

@@ -43,9 +43,19 @@ pub fn export(suite: &Path, out: &Path) -> Result<usize, InteropError> {
         .from_path(out)
         .map_err(|e| io_error(out, e))?;
     w.write_record(COLUMNS).map_err(|e| io_error(out, e))?;
+    // A chart carries several questions: read and encode each picture once.
+    let mut encoded: std::collections::HashMap<&str, String> = std::collections::HashMap::new();
     for (i, item) in items.iter().enumerate() {
-        let image_path = suite.join(&item.image);
-        let png = std::fs::read(&image_path).map_err(|e| io_error(&image_path, e))?;
+        let image = match encoded.get(item.image.as_str()) {
+            Some(b64) => b64.clone(),
+            None => {
+                let image_path = suite.join(&item.image);
+                let png = std::fs::read(&image_path).map_err(|e| io_error(&image_path, e))?;
+                let b64 = base64::engine::general_purpose::STANDARD.encode(png);
+                encoded.insert(&item.image, b64.clone());
+                b64
+            }
+        };
         let question = prompter
             .render(item)
             .map_err(|e| InteropError::Prompt(format!("item {}: {e}", item.id)))?;
@@ -56,7 +66,7 @@ pub fn export(suite: &Path, out: &Path) -> Result<usize, InteropError> {
         let record = [
             (i + 1).to_string(),
             item.id.clone(),
-            base64::engine::general_purpose::STANDARD.encode(png),
+            image,
             question,
             item.answer_text.clone(),
             item.family.clone(),

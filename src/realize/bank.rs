@@ -166,10 +166,14 @@ pub fn domains() -> &'static [Domain] {
     })
 }
 
-/// The domain whose marker words occur most often among `words` (lower-case
-/// words of the chart's text); None when none occurs.
-pub fn domain_for<'a>(words: impl IntoIterator<Item = &'a str>) -> Option<&'static Domain> {
-    let words: Vec<&str> = words.into_iter().collect();
+/// The domain whose marker words occur most often among the words of
+/// `text` (the chart's titles, names and units); None when none occurs.
+pub fn domain_for(text: &str) -> Option<&'static Domain> {
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
     let mut best: Option<(&'static Domain, usize)> = None;
     for d in domains() {
         let hits = words
@@ -220,17 +224,8 @@ pub fn rule(from: &[&str], name: &str) -> Option<&'static [String]> {
 mod domain_tests {
     use super::{banks, domain_for, domains};
 
-    fn words(text: &str) -> Vec<String> {
-        text.to_lowercase()
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(str::to_string)
-            .collect()
-    }
-
     fn domain_of(text: &str) -> Option<&'static str> {
-        let w = words(text);
-        domain_for(w.iter().map(String::as_str)).map(|d| d.name.as_str())
+        domain_for(text).map(|d| d.name.as_str())
     }
 
     #[test]

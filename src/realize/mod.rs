@@ -418,12 +418,7 @@ fn chart_domain(spec: &ChartSpec) -> Option<&'static bank::Domain> {
             text.push(' ');
         }
     }
-    let lower = text.to_lowercase();
-    bank::domain_for(
-        lower
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty()),
-    )
+    bank::domain_for(&text)
 }
 
 fn render(

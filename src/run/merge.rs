@@ -1,12 +1,12 @@
 //! Joining the runs that workers made on parts of one suite (`run --shard
 //! K/N`) into one run, as if one worker had answered everything.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::{PREDICTIONS_FILE, RUN_FILE, RUNS_DIR, RunError, read_predictions, write_json};
+use super::{PREDICTIONS_FILE, RUN_FILE, RUNS_DIR, RunError, read_predictions};
 
 /// What `merge_runs` wrote.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,11 +26,7 @@ fn run_json(dir: &Path) -> Result<serde_json::Value, RunError> {
 /// must share one configuration (adapter, model, prompt: their `config_id`)
 /// and answer disjoint items; predictions are written in suite order.
 pub fn merge_runs(suite: &Path, name: &str, parts: &[String]) -> Result<MergedRun, RunError> {
-    if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
-        return Err(RunError::Config(format!(
-            "run name `{name}` must be a plain folder name"
-        )));
-    }
+    super::check_run_name(name)?;
     if parts.is_empty() {
         return Err(RunError::Config("no runs to merge".into()));
     }
@@ -72,47 +68,21 @@ pub fn merge_runs(suite: &Path, name: &str, parts: &[String]) -> Result<MergedRu
         }
     }
     let items = super::suite_files::read_items(suite)?;
-    let order: HashMap<&str, usize> = items
-        .iter()
-        .enumerate()
-        .map(|(i, it)| (it.id.as_str(), i))
-        .collect();
-    let unknown: HashSet<&str> = predictions
-        .iter()
-        .map(|p| p.id.as_str())
-        .filter(|id| !order.contains_key(id))
-        .collect();
-    if let Some(id) = unknown.iter().next() {
-        return Err(RunError::Config(format!(
-            "item {id} of the parts is not in this suite"
-        )));
-    }
-    predictions.sort_by_key(|p| order[p.id.as_str()]);
-
-    let run_dir = runs.join(name);
-    std::fs::create_dir_all(&run_dir).map_err(|e| RunError::io(&run_dir, e))?;
-    let _lock = super::lock::acquire(&run_dir)?;
-    let mut text = String::new();
-    for p in &predictions {
-        text.push_str(&serde_json::to_string(p).expect("predictions serialize"));
-        text.push('\n');
-    }
-    let path = run_dir.join(PREDICTIONS_FILE);
-    std::fs::write(&path, text).map_err(|e| RunError::io(&path, e))?;
     let errors = predictions.iter().filter(|p| p.is_error()).count();
+    let count = predictions.len();
     let mut info = first_info.expect("at least one part");
     info["name"] = json!(name);
     info["merged_from"] = json!(parts);
     info["selection"]["shard"] = serde_json::Value::Null;
     info["counts"] = json!({
-        "predictions": predictions.len(),
-        "answered": predictions.len() - errors,
+        "predictions": count,
+        "answered": count - errors,
         "errors": errors,
     });
-    write_json(&run_dir.join(RUN_FILE), &info)?;
+    let run_dir = super::write_finished_run(suite, name, &items, predictions, &info)?;
     Ok(MergedRun {
         run_dir,
-        predictions: predictions.len(),
+        predictions: count,
         errors,
     })
 }

@@ -235,6 +235,50 @@ impl SeekWrite for std::fs::File {
     }
 }
 
+/// Run names are folder names under `SUITE/runs/`, never paths.
+pub(crate) fn check_run_name(name: &str) -> Result<(), RunError> {
+    if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
+        return Err(RunError::Config(format!(
+            "run name `{name}` must be a plain folder name"
+        )));
+    }
+    Ok(())
+}
+
+/// Write a finished run at once (merged parts, imported predictions):
+/// `predictions` in the order of `items`, `info` as `run.json`, under the
+/// same lock a running `run_suite` holds.
+pub fn write_finished_run(
+    suite: &Path,
+    name: &str,
+    items: &[Item],
+    mut predictions: Vec<Prediction>,
+    info: &serde_json::Value,
+) -> Result<PathBuf, RunError> {
+    check_run_name(name)?;
+    let order: HashMap<&str, usize> = items
+        .iter()
+        .enumerate()
+        .map(|(i, it)| (it.id.as_str(), i))
+        .collect();
+    if let Some(p) = predictions
+        .iter()
+        .find(|p| !order.contains_key(p.id.as_str()))
+    {
+        return Err(RunError::Config(format!(
+            "item {} is not in this suite",
+            p.id
+        )));
+    }
+    predictions.sort_by_key(|p| order[p.id.as_str()]);
+    let run_dir = suite.join(RUNS_DIR).join(name);
+    std::fs::create_dir_all(&run_dir).map_err(|e| RunError::io(&run_dir, e))?;
+    let _lock = lock::acquire(&run_dir)?;
+    rewrite_predictions(&run_dir.join(PREDICTIONS_FILE), &predictions)?;
+    write_json(&run_dir.join(RUN_FILE), info)?;
+    Ok(run_dir)
+}
+
 /// Replaces `path` with `predictions` (one per line) atomically.
 fn rewrite_predictions(path: &Path, predictions: &[Prediction]) -> Result<(), RunError> {
     let dir = path.parent().unwrap_or(Path::new("."));
@@ -332,11 +376,7 @@ pub fn run_suite(
         .name
         .clone()
         .unwrap_or_else(|| adapter.name().to_string());
-    if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
-        return Err(RunError::Config(format!(
-            "run name `{name}` must be a plain folder name"
-        )));
-    }
+    check_run_name(&name)?;
     check_suite_complete(suite)?;
     let items = suite_files::read_items(suite)?;
     let sample = opts.pairs.map(|n| paired_sample(&items, n));

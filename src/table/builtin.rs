@@ -16,7 +16,7 @@ static FIXTURES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/fixtures");
 pub const LABEL: &str = "fixtures (built in)";
 
 /// Every built-in file: name and bytes, sorted by name.
-pub fn files() -> Vec<(&'static str, &'static [u8])> {
+fn files() -> Vec<(&'static str, &'static [u8])> {
     let mut out: Vec<(&str, &[u8])> = FIXTURES
         .files()
         .filter_map(|f| Some((f.path().to_str()?, f.contents())))
@@ -26,7 +26,7 @@ pub fn files() -> Vec<(&'static str, &'static [u8])> {
 }
 
 /// Write the built-in files into `dir` (which must exist); returns `dir`.
-pub fn write_to(dir: &Path) -> std::io::Result<PathBuf> {
+fn write_to(dir: &Path) -> std::io::Result<PathBuf> {
     for (name, bytes) in files() {
         std::fs::write(dir.join(name), bytes)?;
     }
