@@ -20,6 +20,7 @@ pub mod questions;
 pub mod reader;
 pub mod realize;
 
+pub mod benchmark;
 pub mod perturb;
 pub mod suite;
 

@@ -56,6 +56,8 @@ enum Command {
     Export(cli::export::Args),
     /// Turn another harness's predictions into a run of a suite.
     ImportRun(cli::import_run::Args),
+    /// Build a suite from another benchmark's charts, tables and questions.
+    ImportBenchmark(cli::import_benchmark::Args),
 }
 
 fn main() -> ExitCode {
@@ -78,6 +80,7 @@ fn main() -> ExitCode {
         Command::Check(a) => cli::check::run(a),
         Command::Export(a) => cli::export::run(a),
         Command::ImportRun(a) => cli::import_run::run(a),
+        Command::ImportBenchmark(a) => cli::import_benchmark::run(a),
     };
     match result {
         Ok(code) => code,

@@ -12,6 +12,7 @@ pub mod demo;
 pub mod export;
 pub mod gallery;
 pub mod generate;
+pub mod import_benchmark;
 pub mod import_run;
 pub mod merge;
 pub mod merge_runs;

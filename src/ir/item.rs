@@ -12,6 +12,10 @@ use super::spec::ChartKind;
 #[serde(rename_all = "snake_case")]
 pub enum SetName {
     Original,
+    /// An imported benchmark's question on the same table re-drawn in the
+    /// plain original theme: what re-drawing alone does, apart from any
+    /// declared change (`import-benchmark`).
+    Control,
     ModifiedChart,
     ModifiedQuestion,
     ModifiedBoth,
@@ -21,8 +25,9 @@ pub enum SetName {
 }
 
 impl SetName {
-    pub const ALL: [SetName; 5] = [
+    pub const ALL: [SetName; 6] = [
         SetName::Original,
+        SetName::Control,
         SetName::ModifiedChart,
         SetName::ModifiedQuestion,
         SetName::ModifiedBoth,
@@ -32,6 +37,7 @@ impl SetName {
     pub const fn name(self) -> &'static str {
         match self {
             SetName::Original => "original",
+            SetName::Control => "control",
             SetName::ModifiedChart => "modified_chart",
             SetName::ModifiedQuestion => "modified_question",
             SetName::ModifiedBoth => "modified_both",

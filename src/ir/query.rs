@@ -264,6 +264,12 @@ pub enum Query {
     Source {
         panel: PanelIndex,
     },
+    /// A question brought from another benchmark with its human-written
+    /// wording and gold (`import-benchmark`): there is nothing to execute,
+    /// so the gold is the benchmark's and no stage may reword it.
+    Imported {
+        benchmark: String,
+    },
 
     // ---- question-type wrappers ----
     /// Options in letter order; the answer is the letter of the option equal to `base`'s answer.

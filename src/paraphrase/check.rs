@@ -79,6 +79,17 @@ fn numbers(text: &str) -> Vec<String> {
 /// The names a question must keep: series, categories, claimed values,
 /// option texts — every string field of its query but the operation tags.
 pub fn entities(item: &Item) -> Vec<String> {
+    // An imported question has no query: the names it cites are its own
+    // capitalized words (years are checked as numbers).
+    if let Query::Imported { .. } = item.query {
+        let mut out: Vec<String> = crate::benchmark::screen::cited_words(&item.question)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        out.sort();
+        out.dedup();
+        return out;
+    }
     const TAGS: [&str; 8] = [
         "op",
         "agg",
@@ -107,89 +118,145 @@ pub fn entities(item: &Item) -> Vec<String> {
     out
 }
 
-/// Words of which a rewording must keep one, per asked operation.
-fn operation_words(item: &Item) -> Option<(&'static str, &'static [&'static str])> {
-    let base = item.query.base();
-    let words: (&'static str, &'static [&'static str]) = match base {
-        Query::Difference { .. } => (
+/// Operations a question may ask, with the words of which a rewording must
+/// keep one.
+const OPERATIONS: &[(&str, &[&str])] = &[
+    (
+        "difference",
+        &[
+            "differ",
             "difference",
-            &[
-                "differ",
-                "difference",
-                "gap",
-                "minus",
-                "more than",
-                "less than",
-                "exceed",
-                "higher than",
-                "lower than",
-                "apart",
-            ],
-        ),
-        Query::Ratio { .. } => (
+            "gap",
+            "minus",
+            "more than",
+            "less than",
+            "exceed",
+            "higher than",
+            "lower than",
+            "apart",
+        ],
+    ),
+    (
+        "ratio",
+        &[
             "ratio",
-            &[
-                "ratio",
-                "times",
-                "divided",
-                "relative",
-                "proportion",
-                "per",
-                "over",
-            ],
-        ),
-        Query::PercentChange { .. } => (
-            "percentage change",
-            &[
-                "percent",
-                "%",
-                "percentage",
-                "grow",
-                "growth",
-                "change",
-                "rise",
-                "fall",
-                "drop",
-            ],
-        ),
-        Query::Aggregate { agg, .. } => match serde_json::to_value(agg)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .as_deref()
-        {
-            Some("sum") => (
-                "sum",
-                &[
-                    "sum",
-                    "total",
-                    "combined",
-                    "add",
-                    "altogether",
-                    "together",
-                    "overall",
-                ],
-            ),
-            Some("mean") => ("mean", &["average", "mean", "typical"]),
-            _ => ("median", &["median", "middle"]),
+            "times",
+            "divided",
+            "relative",
+            "proportion",
+            "per",
+            "over",
+        ],
+    ),
+    (
+        "percentage change",
+        &[
+            "percent",
+            "%",
+            "percentage",
+            "grow",
+            "growth",
+            "change",
+            "rise",
+            "fall",
+            "drop",
+        ],
+    ),
+    (
+        "sum",
+        &[
+            "sum",
+            "total",
+            "combined",
+            "add",
+            "altogether",
+            "together",
+            "overall",
+        ],
+    ),
+    ("mean", &["average", "mean", "typical"]),
+    ("median", &["median", "middle"]),
+    (
+        "maximum",
+        &[
+            "highest", "largest", "most", "maximum", "max", "peak", "top", "greatest", "biggest",
+            "best", "leading",
+        ],
+    ),
+    (
+        "minimum",
+        &[
+            "lowest", "smallest", "least", "minimum", "min", "bottom", "fewest", "worst", "weakest",
+        ],
+    ),
+    ("count", &["how many", "number of", "count"]),
+];
+
+/// Words too common to tell, in a question without a query, which
+/// operation it asks ("per woman", "over the years", "the total number").
+const AMBIGUOUS: &[&str] = &[
+    "per",
+    "over",
+    "top",
+    "most",
+    "add",
+    "change",
+    "best",
+    "worst",
+    "more than",
+    "less than",
+    "higher than",
+    "lower than",
+    "together",
+    "overall",
+    "percent",
+    "%",
+    "percentage",
+    "number of",
+    "middle",
+    "bottom",
+    "fall",
+    "drop",
+    "rise",
+];
+
+fn operation(name: &str) -> Option<(&'static str, &'static [&'static str])> {
+    OPERATIONS.iter().find(|(n, _)| *n == name).copied()
+}
+
+/// The operation the item's query asks, if it is one a wording must name.
+fn operation_words(item: &Item) -> Option<(&'static str, &'static [&'static str])> {
+    let name = match item.query.base() {
+        Query::Difference { .. } => "difference",
+        Query::Ratio { .. } => "ratio",
+        Query::PercentChange { .. } => "percentage change",
+        Query::Aggregate { agg, .. } => match agg {
+            crate::ir::query::AggregateOp::Sum => "sum",
+            crate::ir::query::AggregateOp::Mean => "mean",
+            crate::ir::query::AggregateOp::Median => "median",
         },
-        Query::Argmax { .. } | Query::MaxValue { .. } => (
-            "maximum",
-            &[
-                "highest", "largest", "most", "maximum", "max", "peak", "top", "greatest",
-                "biggest", "best", "leading",
-            ],
-        ),
-        Query::Argmin { .. } | Query::MinValue { .. } => (
-            "minimum",
-            &[
-                "lowest", "smallest", "least", "minimum", "min", "bottom", "fewest", "worst",
-                "weakest",
-            ],
-        ),
-        Query::CountThreshold { .. } => ("count", &["how many", "number of", "count"]),
+        Query::Argmax { .. } | Query::MaxValue { .. } => "maximum",
+        Query::Argmin { .. } | Query::MinValue { .. } => "minimum",
+        Query::CountThreshold { .. } => "count",
         _ => return None,
     };
-    Some(words)
+    operation(name)
+}
+
+/// The operations a question without a query (an imported benchmark's)
+/// names in its own words: each must stay named in a rewording.
+fn operations_named(question: &str) -> Vec<(&'static str, &'static [&'static str])> {
+    let text = normalized(question);
+    OPERATIONS
+        .iter()
+        .filter(|(_, words)| {
+            words
+                .iter()
+                .filter(|w| !AMBIGUOUS.contains(w))
+                .any(|w| text.contains(&format!(" {w} ")))
+        })
+        .copied()
+        .collect()
 }
 
 /// Checks `candidate` against the item it rewords.
@@ -225,10 +292,14 @@ pub fn check(item: &Item, candidate: &str) -> Result<(), Rejection> {
     if let Some(added) = after.iter().find(|n| !before.contains(n)) {
         return Err(Rejection::AddedNumber(added.clone()));
     }
-    if let Some((name, words)) = operation_words(item)
-        && !words.iter().any(|w| new.contains(&format!(" {w}")))
-    {
-        return Err(Rejection::LostOperation(name));
+    let asked = match item.query {
+        Query::Imported { .. } => operations_named(&item.question),
+        _ => operation_words(item).into_iter().collect(),
+    };
+    for (name, words) in asked {
+        if !words.iter().any(|w| new.contains(&format!(" {w}"))) {
+            return Err(Rejection::LostOperation(name));
+        }
     }
     let verdict_words = [
         "true",
@@ -335,6 +406,54 @@ mod tests {
         assert_eq!(
             check(&q, "Pick North's 2020 value: a) 1200 b) 900 c) 1500"),
             Err(Rejection::MissingNumber("600".into()))
+        );
+    }
+
+    #[test]
+    fn imported_questions_keep_their_names_numbers_and_named_operations() {
+        let q = item(
+            "What is the average fertility rate of Japan across all years?",
+            serde_json::json!({"op": "imported", "benchmark": "chartqa/test"}),
+            &[],
+        );
+        assert_eq!(entities(&q), ["Japan"]);
+        assert_eq!(
+            check(
+                &q,
+                "Across every year shown, what is Japan's mean fertility rate?"
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            check(&q, "What is Japan's fertility rate across all years?"),
+            Err(Rejection::LostOperation("mean"))
+        );
+        assert_eq!(
+            check(&q, "What is the average fertility rate across all years?"),
+            Err(Rejection::MissingEntity("Japan".into()))
+        );
+        let q = item(
+            "How much electricity came from renewables in 2016?",
+            serde_json::json!({"op": "imported", "benchmark": "chartqa/test"}),
+            &[],
+        );
+        assert_eq!(
+            check(&q, "In 2016, how much power did renewables supply?"),
+            Ok(())
+        );
+        assert_eq!(
+            check(&q, "In 2015, how much power did renewables supply?"),
+            Err(Rejection::MissingNumber("2016".into()))
+        );
+        // "per" and "over" alone do not make a question a ratio.
+        let q = item(
+            "What was the fertility rate per woman in India over 2000?",
+            serde_json::json!({"op": "imported", "benchmark": "chartqa/test"}),
+            &[],
+        );
+        assert_eq!(
+            check(&q, "In 2000, how many births did a woman in India have?"),
+            Ok(())
         );
     }
 }

@@ -111,6 +111,12 @@ pub fn execute(query: &Query, spec: &ChartSpec, scene: &Scene) -> Result<Answer,
         Query::SubplotLayout | Query::SubplotCount | Query::KpiValue { .. } => {
             descriptive::figure(query, scene)
         }
+        Query::Imported { benchmark } => Err(Refusal::new(
+            RefusalKind::Unsupported,
+            format!(
+                "a question imported from {benchmark} has no query to execute; its gold is the benchmark's"
+            ),
+        )),
         Query::ParagraphValue { .. } | Query::ParagraphDifference { .. } => {
             let ctx = panel_ctx(query.panel(), spec, scene)?;
             paragraph::execute(query, &ctx, spec)
@@ -284,6 +290,7 @@ pub fn family(query: &Query) -> &'static str {
         Query::SubplotCount => "subplot_count",
         Query::KpiValue { .. } => "kpi_value",
         Query::Source { .. } => "source",
+        Query::Imported { .. } => "imported",
         // An empty conversation has no base; report it as such.
         Query::MultipleChoice { .. }
         | Query::FactCheck { .. }

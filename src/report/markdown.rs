@@ -25,11 +25,19 @@ pub fn render(report: &Report) -> String {
     );
     if report.runs.len() > 1 {
         let _ = writeln!(s, "## Runs side by side\n");
-        let _ = writeln!(
-            s,
-            "| run | adapter | original | modified_chart | modified_question | modified_both | errors |"
-        );
-        let _ = writeln!(s, "|---|---|---|---|---|---|---|");
+        // One column per set any run has, in set order.
+        let sets: Vec<&str> = crate::ir::SetName::ALL
+            .iter()
+            .map(|set| set.name())
+            .filter(|name| {
+                report
+                    .runs
+                    .iter()
+                    .any(|r| r.sets.iter().any(|x| x.set == *name))
+            })
+            .collect();
+        let _ = writeln!(s, "| run | adapter | {} | errors |", sets.join(" | "));
+        let _ = writeln!(s, "|---|---|{}---|", "---|".repeat(sets.len()));
         for run in &report.runs {
             let acc = |set: &str| {
                 run.sets
@@ -37,15 +45,13 @@ pub fn render(report: &Report) -> String {
                     .find(|x| x.set == set)
                     .map_or("–".to_string(), |x| fmt_opt(x.accuracy, 1))
             };
+            let accs: Vec<String> = sets.iter().map(|set| acc(set)).collect();
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} |",
                 cell(&run.name),
                 cell(&run.adapter),
-                acc("original"),
-                acc("modified_chart"),
-                acc("modified_question"),
-                acc("modified_both"),
+                accs.join(" | "),
                 run.errors
             );
         }

@@ -445,13 +445,47 @@ fn run_report(
         .filter(|g| g.as_str() != SetName::Original.name())
         .filter(|g| group_names.iter().any(|n| n == *g))
         .collect();
-    let gaps: Vec<GapStats> = modified_groups
+    let mut gaps: Vec<GapStats> = modified_groups
         .par_iter()
         .map(|group| {
             let pairs: Vec<Pair> = members_of(group).into_iter().filter_map(pair_of).collect();
             gap_stats(group, &pairs, bootstrap, name)
         })
         .collect();
+    // A suite with a control set (an imported benchmark, re-drawn) also
+    // pairs each modified item with the control of its original: the change
+    // alone, apart from what re-drawing did.
+    let control_of: BTreeMap<&str, &Item> = items
+        .iter()
+        .filter(|i| i.set == SetName::Control)
+        .filter_map(|i| Some((i.origin.as_deref()?, i)))
+        .collect();
+    if !control_of.is_empty() {
+        let versus_control = |item: &Item| -> Option<Pair> {
+            let control = control_of.get(item.origin.as_deref()?)?;
+            Some(Pair {
+                cluster: control.chart_id.clone(),
+                original: scored_of(&control.id)?,
+                modified: scored_of(&item.id)?,
+            })
+        };
+        let rows: Vec<GapStats> = modified_groups
+            .iter()
+            .filter(|g| !g.starts_with(SetName::Control.name()))
+            .map(|group| {
+                let pairs: Vec<Pair> = members_of(group)
+                    .into_iter()
+                    .filter_map(versus_control)
+                    .collect();
+                GapStats {
+                    change: change_of_group(group),
+                    ..gap_stats(&format!("{group} vs control"), &pairs, bootstrap, name)
+                }
+            })
+            .filter(|g| g.pairs > 0)
+            .collect();
+        gaps.extend(rows);
+    }
 
     // Easing items get rows of their own (`AXIS/easing`), as in the sets.
     let axis_key = |item: &Item, p: &crate::ir::Perturbation| -> String {

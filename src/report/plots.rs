@@ -25,8 +25,9 @@ fn register_fonts() {
     });
 }
 
-pub const SET_COLORS: [(&str, RGBColor); 4] = [
+pub const SET_COLORS: [(&str, RGBColor); 5] = [
     ("original", RGBColor(0x4c, 0x72, 0xb0)),
+    ("control", RGBColor(0x8c, 0x8c, 0x8c)),
     ("modified_chart", RGBColor(0xdd, 0x84, 0x52)),
     ("modified_question", RGBColor(0x55, 0xa8, 0x68)),
     ("modified_both", RGBColor(0xc4, 0x4e, 0x52)),

@@ -49,7 +49,7 @@ impl Env<'_> {
     }
 
     /// Applies one chart perturbation; `Ok(None)` when it does not apply.
-    fn apply_chart(
+    pub(super) fn apply_chart(
         &self,
         pert: &dyn Perturbation,
         base: &Chart,

@@ -46,9 +46,11 @@ pub fn composition(suite: &Path) -> Result<Composition, SuiteError> {
             Some(o) => origins.push(o.clone()),
         }
     }
-    if let Some(dropped) = manifest.counts.get("dropped") {
-        for (reason, n) in dropped {
-            counts.bump("dropped", reason, *n);
+    // Counts of what was left out (generation's drops, an import's
+    // exclusions) are not items: taken as the manifest records them.
+    for dim in ["dropped", "excluded"] {
+        for (reason, n) in manifest.counts.get(dim).into_iter().flatten() {
+            counts.bump(dim, reason, *n);
         }
     }
     let paired = origins.iter().filter(|o| originals.contains(*o)).count() as u64;

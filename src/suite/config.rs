@@ -204,6 +204,13 @@ impl SuiteConfig {
         if !self.sets.contains(&SetName::Original) {
             return Err("sets must include `original` (modified items point at originals)".into());
         }
+        if self.sets.contains(&SetName::Control) {
+            return Err(
+                "the `control` set is made by `import-benchmark` (an imported benchmark's table \
+                 drawn again), not by generation"
+                    .into(),
+            );
+        }
         if self.charts_per_table == 0 || self.questions_per_chart == 0 {
             return Err("charts_per_table and questions_per_chart must be at least 1".into());
         }

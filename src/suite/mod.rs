@@ -10,6 +10,7 @@
 use std::path::{Path, PathBuf};
 
 mod balance;
+mod benchmark;
 mod browse;
 mod chart_variant;
 mod composition;
@@ -24,6 +25,9 @@ mod recheck;
 mod theme_order;
 mod writer;
 
+pub use benchmark::{
+    BENCHMARK_PERTURBATIONS, ImportOptions, ImportSummary, gold, import_benchmark,
+};
 pub use browse::{BrowseOptions, browse_html};
 pub use composition::{
     Composition, DistanceGroup, Spread, VisualStats, composition, spread, visual_stats,

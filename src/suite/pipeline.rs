@@ -610,7 +610,10 @@ fn isolated_block(env: &Env<'_>, table: &Table) -> Block {
         })
 }
 
-fn resolve_env<'a>(config: &'a SuiteConfig, tables: &'a [Table]) -> Result<Env<'a>, SuiteError> {
+pub(super) fn resolve_env<'a>(
+    config: &'a SuiteConfig,
+    tables: &'a [Table],
+) -> Result<Env<'a>, SuiteError> {
     let original_style = crate::spec::theme(&config.original_theme).map_err(|e| {
         SuiteError::InvalidConfig(format!("original_theme `{}`: {e}", config.original_theme))
     })?;

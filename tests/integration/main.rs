@@ -14,6 +14,7 @@ mod fuzz_tables;
 mod giveaways;
 mod golds;
 mod hostile;
+mod import_benchmark;
 mod interop;
 mod pairs;
 mod paraphrase;

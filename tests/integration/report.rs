@@ -287,7 +287,11 @@ fn report_numbers_match_an_independent_recount() {
                 .unwrap()
                 .contains("torn last line")
         );
-        for set in SetName::ALL.iter().take(3) {
+        for set in &[
+            SetName::Original,
+            SetName::ModifiedChart,
+            SetName::ModifiedQuestion,
+        ] {
             let ids: Vec<&Item> = expect.items.iter().filter(|i| i.set == *set).collect();
             let scored: Vec<bool> = ids
                 .iter()
