@@ -2,6 +2,8 @@
 //! dataset format, and that harness's prediction file turned back into a run
 //! folder, so `report` and `check` work on predictions made elsewhere.
 
+pub mod hf;
+pub mod lmms_eval;
 pub mod vlmevalkit;
 
 use std::path::{Path, PathBuf};
