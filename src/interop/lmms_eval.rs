@@ -256,8 +256,7 @@ pub fn import(
     let (replies, unmatched) = read_replies(files, &items)?;
     let (predictions, mut summary) = super::predictions_from_replies(&items, replies);
     summary.unknown.extend(unmatched);
-    let source = files.first().cloned().unwrap_or_default();
-    let dir = super::write_run(suite, name, "lmms-eval", &source, &items, predictions)?;
+    let dir = super::write_run(suite, name, "lmms-eval", files, &items, predictions)?;
     Ok((dir, summary))
 }
 

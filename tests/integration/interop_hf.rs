@@ -52,8 +52,12 @@ const CHECK_HF: &str = r#"
 import json, sys
 import datasets
 from PIL import Image
-root, suite, items_path = sys.argv[1], sys.argv[2], sys.argv[3]
+import csv
+root, suite, items_path, tsv = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 items = [json.loads(l) for l in open(items_path) if l.strip()]
+csv.field_size_limit(1 << 30)
+# The prompt VLMEvalKit's export sends, by id: the same text.
+prompts = {r["id"]: r["question"] for r in csv.DictReader(open(tsv, newline=""), delimiter="\t")}
 ds = datasets.load_dataset(root)
 want = {}
 for it in items:
@@ -74,7 +78,8 @@ for split, rows in want.items():
         img = row["image"]
         assert isinstance(img, Image.Image), type(img)
         assert img.size == Image.open(suite + "/" + it["image"]).size
-        assert it["question"].split("\n")[0][:20] in row["prompt"] or it.get("history"), row["prompt"]
+        assert row["prompt"] == prompts[it["id"]], (row["prompt"], prompts[it["id"]])
+        assert row["severity"] == max((p["severity"] for p in it.get("perturbations", [])), default=None)
 print(json.dumps({k: ds[k].num_rows for k in ds}))
 "#;
 
@@ -120,6 +125,15 @@ fn hf_export_loads_with_datasets() {
     assert!(card.starts_with("---\nconfigs:"), "{card}");
     assert!(!card.contains(env!("CARGO_MANIFEST_DIR")), "{card}");
 
+    let tsv = dir.path().join("ChartStress.tsv");
+    ok(chartstress(&[
+        "export",
+        s,
+        "--format",
+        "vlmevalkit",
+        "-o",
+        tsv.to_str().unwrap(),
+    ]));
     let counts = python(
         dir.path(),
         CHECK_HF,
@@ -127,6 +141,7 @@ fn hf_export_loads_with_datasets() {
             out.to_str().unwrap(),
             s,
             suite.join("items.jsonl").to_str().unwrap(),
+            tsv.to_str().unwrap(),
         ],
     );
     let counts: Value = serde_json::from_str(counts.trim()).unwrap();
@@ -342,6 +357,14 @@ fn hf_lmms_eval_export_and_import_reproduce_the_run() {
     };
     assert_eq!(answers("from_all"), answers("blind"));
     assert_eq!(answers("from_sets"), answers("blind"));
+    let info: Value =
+        serde_json::from_slice(&std::fs::read(suite.join("runs/from_sets/run.json")).unwrap())
+            .unwrap();
+    assert_eq!(info["adapter"], "import:lmms-eval");
+    assert_eq!(
+        info["adapter_settings"]["files"].as_array().unwrap().len(),
+        per_set.len()
+    );
 }
 
 #[test]
