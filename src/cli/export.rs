@@ -10,17 +10,27 @@ use anyhow::bail;
     long_about = "Write a suite in an evaluation harness's dataset format. `vlmevalkit` writes \
 one custom-benchmark TSV (index, id, base64 PNG image, question, answer, category, \
 l2-category, split): put it in $LMUData and run VLMEvalKit with --data NAME; bring its result \
-file back with `chartstress import-run`.",
+file back with `chartstress import-run`. `hf` writes a Hugging Face dataset folder that \
+`datasets.load_dataset(DIR)` reads: data/<set>-00000-of-00001.parquet, one split per item set \
+(columns id, image, question, prompt, answer, set, origin, chart_id, family, question_type, \
+chart_kind, answer_kind, answerable, axis, perturbation, severity, choices) and a README.md \
+dataset card. `lmms-eval` writes the same dataset plus a task folder for lmms-eval's \
+--include_path: chartstress.yaml (every set), chartstress_<set>.yaml (one set each) and \
+utils.py; run lmms-eval with --log_samples and bring the samples back with \
+`chartstress import-run --from lmms-eval`. Same suite and output folder, same bytes.",
     after_help = "Examples:\n  \
-chartstress export out/suite --format vlmevalkit -o ~/LMUData/ChartStress.tsv"
+chartstress export out/suite --format vlmevalkit -o ~/LMUData/ChartStress.tsv\n  \
+chartstress export out/suite --format hf -o chartstress-hf\n  \
+chartstress export out/suite --format lmms-eval -o tasks/chartstress"
 )]
 pub struct Args {
     /// Suite folder (written by `generate`).
     pub suite: PathBuf,
-    /// Target format: vlmevalkit.
+    /// Target format: vlmevalkit, hf, lmms-eval.
     #[arg(long)]
     pub format: String,
-    /// Output file (default: SUITE/export/ChartStress.tsv).
+    /// Output file for vlmevalkit (default: SUITE/export/ChartStress.tsv); output folder for
+    /// hf (default: SUITE/export/hf) and lmms-eval (default: SUITE/export/lmms-eval).
     #[arg(short, long)]
     pub out: Option<PathBuf>,
 }
@@ -35,6 +45,32 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             println!("wrote {n} items to {}", out.display());
             Ok(ExitCode::SUCCESS)
         }
-        other => bail!("unknown export format {other:?} (known: vlmevalkit)"),
+        "hf" => {
+            let out = args
+                .out
+                .unwrap_or_else(|| args.suite.join("export").join("hf"));
+            let done = chartstress::interop::hf::export(&args.suite, &out)?;
+            println!(
+                "wrote {} items in {} splits to {}",
+                done.items,
+                done.splits.len(),
+                out.display()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        "lmms-eval" => {
+            let out = args
+                .out
+                .unwrap_or_else(|| args.suite.join("export").join("lmms-eval"));
+            let done = chartstress::interop::lmms_eval::export(&args.suite, &out)?;
+            println!(
+                "wrote {} items and tasks {} to {}",
+                done.data.items,
+                done.tasks.join(", "),
+                out.display()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        other => bail!("unknown export format {other:?} (known: vlmevalkit, hf, lmms-eval)"),
     }
 }

@@ -11,19 +11,24 @@ use anyhow::bail;
 SUITE/runs/NAME/, so `report` and `check` read them like a run of chartstress's own. Answers \
 are extracted from each reply as `run` extracts them. `vlmevalkit` reads VLMEvalKit's result \
 file (its XLSX, or the same table as TSV): rows are matched to items by the `id` column the \
-export wrote, else by `index`. Records that match no item, repeated ids and items without a \
+export wrote, else by `index`. `lmms-eval` reads the samples files lmms-eval writes with \
+--log_samples (`<date>_samples_<task>.jsonl`, one or several, e.g. one per set): the reply is \
+`filtered_resps` (else `resps`), the item `doc.id`, else `doc_id` counted in the order of the \
+task the file name names. Records that match no item, repeated ids and items without a \
 record are reported; exit code 1 when there were any.",
     after_help = "Examples:\n  \
-chartstress import-run out/suite --from vlmevalkit outputs/MyVLM/MyVLM_ChartStress.xlsx --name myvlm"
+chartstress import-run out/suite --from vlmevalkit outputs/MyVLM/MyVLM_ChartStress.xlsx --name myvlm\n  \
+chartstress import-run out/suite --from lmms-eval logs/myvlm/*_samples_chartstress.jsonl --name myvlm"
 )]
 pub struct Args {
     /// Suite folder the predictions were made on.
     pub suite: PathBuf,
-    /// The harness that wrote FILE: vlmevalkit.
+    /// The harness that wrote FILES: vlmevalkit, lmms-eval.
     #[arg(long)]
     pub from: String,
-    /// The harness's prediction file.
-    pub file: PathBuf,
+    /// The harness's prediction file (lmms-eval: one or more samples files).
+    #[arg(required = true, num_args = 1..)]
+    pub files: Vec<PathBuf>,
     /// Run name: predictions go to SUITE/runs/NAME/.
     #[arg(long)]
     pub name: String,
@@ -32,10 +37,22 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (dir, summary) = match args.from.as_str() {
         "vlmevalkit" => {
-            chartstress::interop::vlmevalkit::import(&args.suite, &args.file, &args.name)?
+            let [file] = args.files.as_slice() else {
+                bail!("vlmevalkit: give one result file");
+            };
+            chartstress::interop::vlmevalkit::import(&args.suite, file, &args.name)?
         }
-        other => bail!("unknown harness {other:?} (known: vlmevalkit)"),
+        "lmms-eval" => {
+            chartstress::interop::lmms_eval::import(&args.suite, &args.files, &args.name)?
+        }
+        other => bail!("unknown harness {other:?} (known: vlmevalkit, lmms-eval)"),
     };
+    let source = args
+        .files
+        .iter()
+        .map(|f| f.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
     println!(
         "imported {} predictions into {} ({} items without a record)",
         summary.imported,
@@ -43,16 +60,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         summary.missing
     );
     for id in &summary.unknown {
-        eprintln!(
-            "warning: {}: {id} matches no item of the suite",
-            args.file.display()
-        );
+        eprintln!("warning: {source}: {id} matches no item of the suite");
     }
     for id in &summary.duplicates {
-        eprintln!(
-            "warning: {}: {id} given again; the first record is kept",
-            args.file.display()
-        );
+        eprintln!("warning: {source}: {id} given again; the first record is kept");
     }
     let clean = summary.unknown.is_empty() && summary.duplicates.is_empty() && summary.missing == 0;
     Ok(if clean {

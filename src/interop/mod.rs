@@ -2,6 +2,8 @@
 //! dataset format, and that harness's prediction file turned back into a run
 //! folder, so `report` and `check` work on predictions made elsewhere.
 
+pub mod hf;
+pub mod lmms_eval;
 pub mod vlmevalkit;
 
 use std::path::{Path, PathBuf};
@@ -79,23 +81,36 @@ pub fn predictions_from_replies(
 }
 
 /// Write `SUITE/runs/NAME/` (predictions in suite order, and `run.json`
-/// naming the harness and the file) so `report` and `check` read it like a
-/// run of their own.
+/// naming the harness and the files: `file` the first, `files` all when
+/// there were several) so `report` and `check` read it like a run of their
+/// own.
 pub fn write_run(
     suite: &Path,
     name: &str,
     harness: &str,
-    source: &Path,
+    sources: &[PathBuf],
     items: &[Item],
     predictions: Vec<Prediction>,
 ) -> Result<PathBuf, InteropError> {
     let n = predictions.len();
+    let first = sources
+        .first()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    let mut settings = json!({"adapter": format!("import:{harness}"), "file": first});
+    if sources.len() > 1 {
+        settings["files"] = sources
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .into();
+    }
     let info = json!({
         "name": name,
         "status": "finished",
         "tool_version": crate::VERSION,
         "adapter": format!("import:{harness}"),
-        "adapter_settings": {"adapter": format!("import:{harness}"), "file": source.display().to_string()},
+        "adapter_settings": settings,
         "prompt": {"strategy": "external", "template": harness, "execute_pot": false},
         "counts": {"selected": items.len(), "predictions": n, "answered": n, "errors": 0},
     });

@@ -200,6 +200,13 @@ pub fn import(
     let (replies, unmatched) = read_replies(file, &items)?;
     let (predictions, mut summary) = super::predictions_from_replies(&items, replies);
     summary.unknown.extend(unmatched);
-    let dir = super::write_run(suite, name, "vlmevalkit", file, &items, predictions)?;
+    let dir = super::write_run(
+        suite,
+        name,
+        "vlmevalkit",
+        &[file.to_path_buf()],
+        &items,
+        predictions,
+    )?;
     Ok((dir, summary))
 }

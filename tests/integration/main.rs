@@ -16,6 +16,7 @@ mod golds;
 mod hostile;
 mod import_benchmark;
 mod interop;
+mod interop_hf;
 mod pairs;
 mod paraphrase;
 mod perturb;
