@@ -107,7 +107,8 @@ pub struct Turn {
 
 /// What a change does to the task, measured on the charts: a stress change
 /// keeps the fact and makes it no easier to read; an easing change prints
-/// values the original made the reader estimate; a shift asks about other data.
+/// values the original made the reader estimate; a shift asks for another
+/// fact (another table's, or one the changed chart or question no longer holds).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
 )]

@@ -112,7 +112,8 @@ fn run_section(s: &mut String, run: &RunReport) {
         s,
         "\n### Gap original − modified\n\nOver pairs whose two items were both scored; `original` and `modified` are accuracies over those pairs. \
          Only `stress` rows measure robustness: an `easing` row's modified charts print values their originals made the reader estimate, \
-         and a `shifted` row asks the original's question family about another table (a different fact, not a pair).\n"
+         and a `shifted` row asks for a different fact: the original's question family about another table, or (`SET/shifted`) \
+         a fact the changed chart or question no longer holds, whose gold is `Unanswerable`; it measures abstention, not robustness.\n"
     );
     gap_table(s, "set", run.gaps.iter());
     if !run.axes.is_empty() {

@@ -301,10 +301,15 @@ fn accuracy_of(scores: &[f64]) -> (Option<f64>, Option<Interval>) {
 /// `label` seeds the bootstrap: the run name, so that every gap of a run
 /// uses the same random stream and identical pair sets get identical
 /// intervals (common random numbers also make gaps of one run comparable).
-/// The row an item is reported in: its set, with easing changes apart.
+/// The row an item is reported in: its set, with easing changes and, in
+/// sets of pairs, shifted ones (asking for a fact the chart no longer
+/// holds) apart.
 pub fn group_of(item: &Item) -> String {
     match item.change() {
         Change::Easing => format!("{}/easing", item.set.name()),
+        Change::Shifted if item.set != SetName::Shifted => {
+            format!("{}/shifted", item.set.name())
+        }
         _ => item.set.name().to_string(),
     }
 }
@@ -314,7 +319,10 @@ pub fn group_of(item: &Item) -> String {
 fn change_of_group(name: &str) -> Change {
     if name.ends_with("/easing") {
         Change::Easing
-    } else if name == SetName::Shifted.name() || name == crate::perturb::registry::DATA_SHIFT.axis {
+    } else if name.ends_with("/shifted")
+        || name == SetName::Shifted.name()
+        || name == crate::perturb::registry::DATA_SHIFT.axis
+    {
         Change::Shifted
     } else {
         Change::Stress
@@ -395,7 +403,13 @@ fn run_report(
     // Rows in set order, each set's easing items after its stress items.
     let groups: Vec<String> = SetName::ALL
         .into_iter()
-        .flat_map(|set| [set.name().to_string(), format!("{}/easing", set.name())])
+        .flat_map(|set| {
+            [
+                set.name().to_string(),
+                format!("{}/easing", set.name()),
+                format!("{}/shifted", set.name()),
+            ]
+        })
         .collect();
     let group_names: Vec<String> = items.par_iter().map(group_of).collect();
     let members_of = |group: &str| -> Vec<&Item> {
@@ -491,6 +505,9 @@ fn run_report(
     let axis_key = |item: &Item, p: &crate::ir::Perturbation| -> String {
         match item.change() {
             Change::Easing => format!("{}/easing", p.axis),
+            Change::Shifted if p.axis != crate::perturb::registry::DATA_SHIFT.axis => {
+                format!("{}/shifted", p.axis)
+            }
             _ => p.axis.clone(),
         }
     };

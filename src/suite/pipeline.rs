@@ -276,6 +276,21 @@ pub(super) fn record(
     }
 }
 
+/// A change that leaves the chart without the asked fact (an unanswerable
+/// rewrite, a removed legend) asks for another fact: its record is tagged
+/// `shifted`, so the item is reported apart from the robustness gap, as a
+/// data shift is, instead of counting abstention as robustness.
+fn tag_gone_fact(item: &mut Item, original: &Question) {
+    if !original.answerable || item.answer != crate::ir::Answer::Unanswerable {
+        return;
+    }
+    for p in &mut item.perturbations {
+        if perturb::info(&p.name).is_some_and(|i| i.effect == perturb::AnswerEffect::Breaking) {
+            p.change = crate::ir::Change::Shifted;
+        }
+    }
+}
+
 /// One original item and what its variants derive from.
 struct Original<'a> {
     q: Question,
@@ -466,7 +481,7 @@ impl Env<'_> {
                 block,
             )
         {
-            let item = to_item(
+            let mut item = to_item(
                 &variant.question,
                 label(
                     "c",
@@ -477,6 +492,7 @@ impl Env<'_> {
                 &variant.chart,
                 &o.table.id,
             );
+            tag_gone_fact(&mut item, &o.q);
             block.accept(item, &variant.chart);
         }
         if sets.contains(&SetName::ModifiedQuestion)
@@ -490,12 +506,13 @@ impl Env<'_> {
                 block,
             )
         {
-            let item = to_item(
+            let mut item = to_item(
                 &q,
                 label("q", SetName::ModifiedQuestion, vec![rec], None),
                 o.chart,
                 &o.table.id,
             );
+            tag_gone_fact(&mut item, &o.q);
             block.accept(item, o.chart);
         }
         if sets.contains(&SetName::ModifiedBoth)
@@ -517,7 +534,7 @@ impl Env<'_> {
                 block,
             )
         {
-            let item = to_item(
+            let mut item = to_item(
                 &q,
                 label(
                     "b",
@@ -528,6 +545,7 @@ impl Env<'_> {
                 &variant.chart,
                 &o.table.id,
             );
+            tag_gone_fact(&mut item, &o.q);
             block.accept(item, &variant.chart);
         }
         if sets.contains(&SetName::Shifted)

@@ -628,3 +628,74 @@ fn a_malformed_prediction_line_is_reported_and_changes_the_exit_code() {
     assert_eq!(json["runs"][0]["malformed_lines"], 1);
     assert_eq!(json["runs"][0]["scored"], 70);
 }
+
+/// An unanswerable rewrite of an answerable question asks for a fact the
+/// chart does not hold: tagged `shifted`, reported in its own row and never
+/// judged as a robustness gap, so abstaining cannot pass for robustness.
+#[test]
+fn questions_rewritten_to_missing_facts_are_reported_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite");
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    crate::support::run_ok(
+        crate::support::bin()
+            .arg("generate")
+            .arg(&fixtures)
+            .arg("--out")
+            .arg(&suite)
+            .args([
+                "--sets",
+                "original,modified_question",
+                "--axes",
+                "unanswerable,lexical",
+            ])
+            .arg("--quiet"),
+    );
+    let items = crate::support::jsonl(&suite.join("items.jsonl"));
+    let by_id: std::collections::HashMap<&str, &serde_json::Value> = items
+        .iter()
+        .map(|i| (i["id"].as_str().unwrap(), i))
+        .collect();
+    let mut gone = 0;
+    for item in items.iter().filter(|i| i["set"] == "modified_question") {
+        let origin = by_id[item["origin"].as_str().unwrap()];
+        let lost = origin["answerable"] == true && item["answer_text"] == "Unanswerable";
+        let tagged = item["perturbations"][0]["change"] == "shifted";
+        assert_eq!(lost, tagged, "{}", item["question"]);
+        gone += usize::from(lost);
+    }
+    assert!(gone > 0, "the fixtures yield unanswerable rewrites");
+    crate::support::run_ok(crate::support::bin().arg("run").arg(&suite).args([
+        "--adapter",
+        "blind",
+        "--name",
+        "blind",
+    ]));
+    crate::support::run_ok(crate::support::bin().arg("report").arg(&suite));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(suite.join("report/report.json")).unwrap())
+            .unwrap();
+    let gaps = report["runs"][0]["gaps"].as_array().unwrap();
+    let row = |name: &str| gaps.iter().find(|g| g["name"] == name).cloned();
+    let shifted = row("modified_question/shifted").expect("a row of their own");
+    assert_eq!(shifted["pairs"], gone);
+    assert_eq!(shifted["change"], "shifted");
+    let stress = row("modified_question").unwrap();
+    let stress_items = items
+        .iter()
+        .filter(|i| i["set"] == "modified_question")
+        .count()
+        - gone;
+    assert_eq!(stress["pairs"], stress_items);
+    let check = crate::support::bin()
+        .arg("check")
+        .arg(&suite)
+        .args(["--run", "blind", "--max-gap", "100"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&check.stdout);
+    assert!(
+        text.contains("info  gap modified_question/shifted (shifted change)"),
+        "{text}"
+    );
+}
