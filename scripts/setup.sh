@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the system packages chartstress needs beyond the Rust toolchain:
-# Tesseract for the `ocr` baseline adapter, and openpyxl for the tests of the
-# VLMEvalKit import. Safe to run repeatedly.
+# Tesseract for the `ocr` baseline adapter, openpyxl for the tests of the
+# VLMEvalKit import, and inspect_ai for the inspect export/import round trip.
+# Safe to run repeatedly.
 set -euo pipefail
 if ! command -v tesseract >/dev/null 2>&1; then
   if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
@@ -12,4 +13,8 @@ fi
 # openpyxl: the tests write VLMEvalKit's XLSX result files as pandas does.
 if ! python3 -c "import openpyxl" >/dev/null 2>&1; then
   python3 -m pip install -q openpyxl
+fi
+# inspect_ai: the inspect round-trip test runs the exported task with its mock model.
+if ! python3 -c "import inspect_ai" >/dev/null 2>&1; then
+  python3 -m pip install -q inspect_ai
 fi

@@ -11,18 +11,22 @@ use anyhow::bail;
 SUITE/runs/NAME/, so `report` and `check` read them like a run of chartstress's own. Answers \
 are extracted from each reply as `run` extracts them. `vlmevalkit` reads VLMEvalKit's result \
 file (its XLSX, or the same table as TSV): rows are matched to items by the `id` column the \
-export wrote, else by `index`. Records that match no item, repeated ids and items without a \
+export wrote, else by `index`. `inspect` reads an inspect_ai eval log, `.eval` (its default) \
+or `--log-format json`: each sample's `id` and its `output.completion` (else the last assistant \
+message); with several epochs the lowest (epoch 1) is taken; a sample inspect errored on \
+becomes an errored prediction. Records that match no item, repeated ids and items without a \
 record are reported; exit code 1 when there were any.",
     after_help = "Examples:\n  \
-chartstress import-run out/suite --from vlmevalkit outputs/MyVLM/MyVLM_ChartStress.xlsx --name myvlm"
+chartstress import-run out/suite --from vlmevalkit outputs/MyVLM/MyVLM_ChartStress.xlsx --name myvlm\n  \
+chartstress import-run out/suite --from inspect logs/2026-01-01T00-00-00_chartstress_X.eval --name myvlm"
 )]
 pub struct Args {
     /// Suite folder the predictions were made on.
     pub suite: PathBuf,
-    /// The harness that wrote FILE: vlmevalkit.
+    /// The harness that wrote FILE: vlmevalkit or inspect.
     #[arg(long)]
     pub from: String,
-    /// The harness's prediction file.
+    /// The harness's prediction file (an eval log for inspect).
     pub file: PathBuf,
     /// Run name: predictions go to SUITE/runs/NAME/.
     #[arg(long)]
@@ -34,7 +38,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         "vlmevalkit" => {
             chartstress::interop::vlmevalkit::import(&args.suite, &args.file, &args.name)?
         }
-        other => bail!("unknown harness {other:?} (known: vlmevalkit)"),
+        "inspect" => chartstress::interop::inspect::import(&args.suite, &args.file, &args.name)?,
+        other => bail!("unknown harness {other:?} (known: vlmevalkit, inspect)"),
     };
     println!(
         "imported {} predictions into {} ({} items without a record)",

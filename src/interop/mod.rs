@@ -2,6 +2,7 @@
 //! dataset format, and that harness's prediction file turned back into a run
 //! folder, so `report` and `check` work on predictions made elsewhere.
 
+pub mod inspect;
 pub mod vlmevalkit;
 
 use std::path::{Path, PathBuf};
@@ -90,6 +91,7 @@ pub fn write_run(
     predictions: Vec<Prediction>,
 ) -> Result<PathBuf, InteropError> {
     let n = predictions.len();
+    let errors = predictions.iter().filter(|p| p.is_error()).count();
     let info = json!({
         "name": name,
         "status": "finished",
@@ -97,7 +99,7 @@ pub fn write_run(
         "adapter": format!("import:{harness}"),
         "adapter_settings": {"adapter": format!("import:{harness}"), "file": source.display().to_string()},
         "prompt": {"strategy": "external", "template": harness, "execute_pot": false},
-        "counts": {"selected": items.len(), "predictions": n, "answered": n, "errors": 0},
+        "counts": {"selected": items.len(), "predictions": n, "answered": n - errors, "errors": errors},
     });
     Ok(crate::run::write_finished_run(
         suite,

@@ -8,14 +8,14 @@ use std::process::{Command, Output};
 
 use crate::support::jsonl;
 
-fn chartstress(args: &[&str]) -> Output {
+pub(crate) fn chartstress(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_chartstress"))
         .args(args)
         .output()
         .unwrap()
 }
 
-fn ok(out: Output) -> String {
+pub(crate) fn ok(out: Output) -> String {
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
@@ -117,7 +117,7 @@ wb.save(sys.argv[2])
     );
 }
 
-fn accuracies(report_json: &Path, run: &str) -> Vec<(String, f64, u64)> {
+pub(crate) fn accuracies(report_json: &Path, run: &str) -> Vec<(String, f64, u64)> {
     let report: serde_json::Value =
         serde_json::from_slice(&std::fs::read(report_json).unwrap()).unwrap();
     let runs = report["runs"].as_array().unwrap();
@@ -137,7 +137,7 @@ fn accuracies(report_json: &Path, run: &str) -> Vec<(String, f64, u64)> {
 }
 
 /// A suite of the named fixtures in `dir/suite`.
-fn generate(dir: &Path, fixtures: &[&str], seed: &str) -> std::path::PathBuf {
+pub(crate) fn generate(dir: &Path, fixtures: &[&str], seed: &str) -> std::path::PathBuf {
     let suite = dir.join("suite");
     let mut args: Vec<String> = vec!["generate".into()];
     args.extend(fixtures.iter().map(|f| fixture(f)));

@@ -15,6 +15,7 @@ mod giveaways;
 mod golds;
 mod hostile;
 mod interop;
+mod interop_inspect;
 mod pairs;
 mod paraphrase;
 mod perturb;
