@@ -121,24 +121,50 @@ fn content_text(content: &Value) -> Option<String> {
     }
 }
 
+/// The fields of a logged sample the import reads. Deserializing into this
+/// skips the rest (events, attachments, the input with its images), which
+/// is most of a log's size.
+#[derive(Debug, Default, serde::Deserialize)]
+struct SampleFields {
+    #[serde(default)]
+    id: Value,
+    #[serde(default)]
+    epoch: Value,
+    #[serde(default)]
+    error: Value,
+    #[serde(default)]
+    output: Option<Value>,
+    #[serde(default)]
+    messages: Value,
+}
+
+/// An inspect JSON log, cut to what the import reads.
+#[derive(Debug, serde::Deserialize)]
+struct JsonLog {
+    #[serde(default)]
+    eval: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    samples: Option<Vec<SampleFields>>,
+}
+
 /// A sample record of either log format. `what` names it in errors.
-fn parse_sample(file: &Path, what: &str, sample: &Value) -> Result<LogSample, InteropError> {
+fn parse_sample(file: &Path, what: &str, sample: &SampleFields) -> Result<LogSample, InteropError> {
     let format = |msg: String| InteropError::Format {
         path: file.to_path_buf(),
         msg: format!("{what}: {msg}"),
     };
-    let id = match &sample["id"] {
+    let id = match &sample.id {
         Value::String(s) => s.clone(),
         Value::Number(n) => n.to_string(),
         _ => return Err(format("no `id` (a string or number)".into())),
     };
-    let epoch = match &sample["epoch"] {
+    let epoch = match &sample.epoch {
         Value::Null => 1,
         v => v
             .as_u64()
             .ok_or_else(|| format(format!("sample {id}: `epoch` is not a whole number")))?,
     };
-    let error = match &sample["error"] {
+    let error = match &sample.error {
         Value::Null => None,
         Value::String(s) => Some(s.clone()),
         e => Some(
@@ -147,13 +173,15 @@ fn parse_sample(file: &Path, what: &str, sample: &Value) -> Result<LogSample, In
                 .map_or_else(|| e.to_string(), str::to_string),
         ),
     };
-    let completion = sample["output"]["completion"]
-        .as_str()
+    let completion = sample
+        .output
+        .as_ref()
+        .and_then(|o| o["completion"].as_str())
         .filter(|s| !s.is_empty());
     // Older logs and some providers leave `completion` empty: the last
     // assistant message holds the same reply.
     let from_messages = || {
-        sample["messages"].as_array().and_then(|msgs| {
+        sample.messages.as_array().and_then(|msgs| {
             msgs.iter()
                 .rev()
                 .find(|m| m["role"] == "assistant")
@@ -164,7 +192,8 @@ fn parse_sample(file: &Path, what: &str, sample: &Value) -> Result<LogSample, In
         Some(text) => text,
         // A sample inspect gave up on has no reply; the error says why.
         None if error.is_some() => String::new(),
-        None if sample.get("output").is_some() => String::new(),
+        // An output without text (a refusal, a tool call): an empty reply.
+        None if sample.output.is_some() => String::new(),
         None => {
             return Err(format(format!(
                 "sample {id}: neither `output.completion` nor an assistant message"
@@ -179,27 +208,21 @@ fn parse_sample(file: &Path, what: &str, sample: &Value) -> Result<LogSample, In
     })
 }
 
-fn parse_json_log(file: &Path, bytes: &[u8]) -> Result<Vec<LogSample>, InteropError> {
-    let log: Value = serde_json::from_slice(bytes).map_err(|e| InteropError::Format {
+fn parse_json_log(file: &Path, reader: impl Read) -> Result<Vec<LogSample>, InteropError> {
+    let format = |msg: String| InteropError::Format {
         path: file.to_path_buf(),
-        msg: format!("not a JSON eval log: {e}"),
-    })?;
-    let format = |msg: &str| InteropError::Format {
-        path: file.to_path_buf(),
-        msg: msg.to_string(),
+        msg,
     };
-    if !log.is_object() || log.get("eval").is_none() {
-        return Err(format("no `eval` field (is this an inspect eval log?)"));
+    let log: JsonLog = serde_json::from_reader(std::io::BufReader::new(reader))
+        .map_err(|e| format(format!("not a JSON eval log: {e}")))?;
+    if log.eval.is_none() {
+        return Err(format(
+            "no `eval` field (is this an inspect eval log?)".into(),
+        ));
     }
-    let samples = match log.get("samples") {
-        Some(Value::Array(s)) => s,
-        None | Some(Value::Null) => {
-            return Err(format(
-                "the log holds no samples (was it written with --no-log-samples?)",
-            ));
-        }
-        Some(_) => return Err(format("`samples` is not a list")),
-    };
+    let samples = log.samples.ok_or_else(|| {
+        format("the log holds no samples (was it written with --no-log-samples?)".into())
+    })?;
     samples
         .iter()
         .enumerate()
@@ -207,12 +230,15 @@ fn parse_json_log(file: &Path, bytes: &[u8]) -> Result<Vec<LogSample>, InteropEr
         .collect()
 }
 
-fn parse_eval_log(file: &Path, bytes: &[u8]) -> Result<Vec<LogSample>, InteropError> {
+fn parse_eval_log(
+    file: &Path,
+    reader: impl Read + std::io::Seek,
+) -> Result<Vec<LogSample>, InteropError> {
     let format = |msg: String| InteropError::Format {
         path: file.to_path_buf(),
         msg,
     };
-    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes))
+    let mut zip = zip::ZipArchive::new(reader)
         .map_err(|e| format(format!("not an .eval log (ZIP archive): {e}")))?;
     let names: Vec<String> = zip.file_names().map(str::to_string).collect();
     if !names
@@ -236,13 +262,11 @@ fn parse_eval_log(file: &Path, bytes: &[u8]) -> Result<Vec<LogSample>, InteropEr
     }
     let mut out = Vec::with_capacity(sample_names.len());
     for name in sample_names {
-        let mut text = String::new();
-        zip.by_name(name)
-            .map_err(|e| format(format!("{name}: {e}")))?
-            .read_to_string(&mut text)
+        let entry = zip
+            .by_name(name)
             .map_err(|e| format(format!("{name}: {e}")))?;
-        let sample: Value =
-            serde_json::from_str(&text).map_err(|e| format(format!("{name}: {e}")))?;
+        let sample: SampleFields = serde_json::from_reader(std::io::BufReader::new(entry))
+            .map_err(|e| format(format!("{name}: {e}")))?;
         out.push(parse_sample(file, name, &sample)?);
     }
     Ok(out)
@@ -251,11 +275,15 @@ fn parse_eval_log(file: &Path, bytes: &[u8]) -> Result<Vec<LogSample>, InteropEr
 /// The samples of an inspect eval log, `.eval` or JSON (told apart by the
 /// ZIP signature, not the file name).
 pub fn read_log(file: &Path) -> Result<Vec<LogSample>, InteropError> {
-    let bytes = std::fs::read(file).map_err(|e| io_error(file, e))?;
-    if bytes.starts_with(b"PK\x03\x04") {
-        parse_eval_log(file, &bytes)
+    use std::io::Seek;
+    let mut f = std::fs::File::open(file).map_err(|e| io_error(file, e))?;
+    let mut magic = [0u8; 4];
+    let n = f.read(&mut magic).map_err(|e| io_error(file, e))?;
+    f.rewind().map_err(|e| io_error(file, e))?;
+    if magic[..n] == *b"PK\x03\x04" {
+        parse_eval_log(file, std::io::BufReader::new(f))
     } else {
-        parse_json_log(file, &bytes)
+        parse_json_log(file, f)
     }
 }
 
@@ -308,7 +336,8 @@ mod tests {
     use super::*;
 
     fn sample(v: Value) -> Result<LogSample, InteropError> {
-        parse_sample(Path::new("log.json"), "sample #1", &v)
+        let fields: SampleFields = serde_json::from_value(v).unwrap();
+        parse_sample(Path::new("log.json"), "sample #1", &fields)
     }
 
     #[test]
@@ -336,15 +365,15 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("sample x"), "{e}");
-        let e = parse_json_log(Path::new("l.json"), b"{\"eval\": {}}")
+        let e = parse_json_log(Path::new("l.json"), &b"{\"eval\": {}}"[..])
             .unwrap_err()
             .to_string();
         assert!(e.contains("l.json") && e.contains("no samples"), "{e}");
-        let e = parse_json_log(Path::new("l.json"), b"[1,")
+        let e = parse_json_log(Path::new("l.json"), &b"[1,"[..])
             .unwrap_err()
             .to_string();
         assert!(e.contains("l.json"), "{e}");
-        let e = parse_eval_log(Path::new("l.eval"), b"PK\x03\x04junk")
+        let e = parse_eval_log(Path::new("l.eval"), std::io::Cursor::new(b"PK\x03\x04junk"))
             .unwrap_err()
             .to_string();
         assert!(e.contains("l.eval"), "{e}");

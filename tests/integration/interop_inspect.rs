@@ -82,6 +82,31 @@ fn inspect_eval(
     PathBuf::from(location.strip_prefix("file://").unwrap_or(location))
 }
 
+/// A copy of an `.eval` log with every member deflate-compressed.
+fn deflate_copy(log: &Path, out: &Path) {
+    // inspect's module teaches the standard zipfile to read zstd members.
+    let script = r#"
+import sys, zipfile
+import inspect_ai._util.zipfile  # noqa: F401
+with zipfile.ZipFile(sys.argv[1]) as src, zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED) as dst:
+    for info in src.infolist():
+        dst.writestr(info.filename, src.read(info))
+with zipfile.ZipFile(sys.argv[2]) as z:
+    assert {i.compress_type for i in z.infolist()} == {zipfile.ZIP_DEFLATED}
+"#;
+    let out_ = Command::new("python3")
+        .args(["-c", script])
+        .arg(log)
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(
+        out_.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out_.stderr)
+    );
+}
+
 /// Every file under `dir` with its bytes, by relative path.
 fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     let mut out = BTreeMap::new();
@@ -202,9 +227,16 @@ fn inspect_export_eval_and_import_reproduce_the_run() {
 
     let logs = dir.path().join("logs");
     let mut runs = Vec::new();
+    let mut imports = Vec::new();
     for format in ["eval", "json"] {
         let log = inspect_eval(&task_dir, &replies, &logs, format, "all");
-        let name = format!("from_{format}");
+        imports.push((format!("from_{format}"), log));
+    }
+    // Older inspect versions wrote `.eval` members with deflate, not zstd.
+    let deflated = dir.path().join("deflated.eval");
+    deflate_copy(&imports[0].1, &deflated);
+    imports.push(("from_deflated_eval".into(), deflated));
+    for (name, log) in &imports {
         let printed = ok(chartstress(&[
             "import-run",
             s,
@@ -212,13 +244,13 @@ fn inspect_export_eval_and_import_reproduce_the_run() {
             "inspect",
             log.to_str().unwrap(),
             "--name",
-            &name,
+            name,
         ]));
         assert!(
             printed.contains(&format!("imported {} predictions", items.len())),
             "{printed}"
         );
-        runs.push(name);
+        runs.push(name.clone());
     }
     let report = dir.path().join("report");
     let mut args = vec!["report", s, "--runs", "blind"];
@@ -318,12 +350,13 @@ fn inspect_import_names_the_file_and_sample_of_a_bad_log() {
         sample(&ids[0], 1, "42"),
         sample(&ids[0], 1, "43"),
         sample("no-such-item", 1, "7"),
+        serde_json::json!({"id": ids[1], "epoch": 1, "error": {"message": "rate limited"}}),
     ]);
     let out = import(&log, "partial");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
-    assert!(stdout.contains("imported 1 predictions"), "{stdout}");
+    assert!(stdout.contains("imported 2 predictions"), "{stdout}");
     assert!(stderr.contains("no-such-item matches no item"), "{stderr}");
     assert!(
         stderr.contains(&format!("{} given again", ids[0])),
@@ -331,6 +364,16 @@ fn inspect_import_names_the_file_and_sample_of_a_bad_log() {
     );
     let kept = std::fs::read_to_string(suite.join("runs/partial/predictions.jsonl")).unwrap();
     assert!(kept.contains("\"raw\":\"42\""), "{kept}");
+    // A sample inspect gave up on is an errored prediction, not a wrong one.
+    let errored = jsonl(&suite.join("runs/partial/predictions.jsonl"))
+        .into_iter()
+        .find(|p| p["id"] == ids[1].as_str())
+        .unwrap();
+    assert_eq!(errored["error"], "rate limited", "{errored}");
+    let info: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(suite.join("runs/partial/run.json")).unwrap())
+            .unwrap();
+    assert_eq!(info["counts"]["errors"], 1, "{info}");
 
     // A sample without an id: the error names the file and the sample.
     let mut bad = sample(&ids[1], 1, "1");
