@@ -308,9 +308,9 @@ def score_typed(answer: dict, choices: list, pred: str) -> float:
         return 0.0
     n = normalize(pred)
     if kind == "choice":
-        m = re.match(r"^(?:option |answer:? )?\(?([a-h])(?:[).:](?:\s|$)|$)", n)
+        m = re.match(r"^(?:option |answer:? )?(?:\(([a-h])\)|([a-h])(?:[).:](?:\s|$)|$))", n)
         if m:
-            return float(m.group(1) == answer["letter"])
+            return float((m.group(1) or m.group(2)) == answer["letter"])
         idx = ord(answer["letter"]) - ord("a")
         return float(0 <= idx < len(choices) and normalize(choices[idx]) == n)
     if kind == "true_false":
@@ -329,7 +329,8 @@ def score_typed(answer: dict, choices: list, pred: str) -> float:
         # The exact value or the gold as printed: either is a right answer.
         golds = (answer["value"], round(answer["value"], decimals))
         return float(any(
-            close(p[0] * p[1], gold * scale, decimals) or (p[1] == 1.0 and close(p[0], gold, decimals))
+            close(p[0] * p[1], gold * scale, decimals)
+            or (p[1] == 1.0 and close(p[0], gold, decimals))
             for gold in golds
         ))
     if kind == "list":
@@ -339,13 +340,13 @@ def score_typed(answer: dict, choices: list, pred: str) -> float:
 
 @scorer(metrics=[accuracy(), stderr()])
 def relaxed_approx():
-    """An approximation of chartstress's `relaxed` metric: the answer is extracted
-    from the reply, then compared with the typed gold answer (5% relative
-    tolerance on numbers, years exact, yes/no, true/false, choice letter or
-    option text, list element-wise, text by a similarity threshold). Parsing of
-    numbers and lists, abstention phrases and text similarity are simplified,
-    so a few items can score differently: chartstress's `report` after
-    `import-run` is the authoritative score."""
+    """chartstress's `relaxed` metric re-written in Python: the answer is
+    extracted from the reply as chartstress extracts it, then compared with the
+    typed gold answer in the sample's metadata (numbers within 5%, years
+    exact, yes/no, true/false, choice letter or option text, lists element by
+    element, text by ANLS). Not the same code, so a reply in an unusual form
+    can score differently: chartstress's `report` after `import-run` is the
+    authoritative score."""
 
     async def score(state: TaskState, target: Target) -> Score:
         raw = state.output.completion
