@@ -17,20 +17,26 @@ chart_kind, answer_kind, answerable, axis, perturbation, severity, choices) and 
 dataset card. `lmms-eval` writes the same dataset plus a task folder for lmms-eval's \
 --include_path: chartstress.yaml (every set), chartstress_<set>.yaml (one set each) and \
 utils.py; run lmms-eval with --log_samples and bring the samples back with \
-`chartstress import-run --from lmms-eval`. Same suite and output folder, same bytes.",
+`chartstress import-run --from lmms-eval`. `inspect` writes an inspect_ai task folder: \
+dataset.jsonl (id, input = the `direct` prompt text, target, metadata), the charts under \
+images/, and chartstress_task.py (one task, `-T set=NAME` keeps one set; its scorer \
+approximates the relaxed metric); run `inspect eval DIR/chartstress_task.py@chartstress --model \
+...` and bring the log back with `chartstress import-run --from inspect`. `report` on an \
+imported run is the authoritative score. Same suite and output folder, same bytes.",
     after_help = "Examples:\n  \
 chartstress export out/suite --format vlmevalkit -o ~/LMUData/ChartStress.tsv\n  \
 chartstress export out/suite --format hf -o chartstress-hf\n  \
-chartstress export out/suite --format lmms-eval -o tasks/chartstress"
+chartstress export out/suite --format lmms-eval -o tasks/chartstress\n  \
+chartstress export out/suite --format inspect -o chartstress-inspect"
 )]
 pub struct Args {
     /// Suite folder (written by `generate`).
     pub suite: PathBuf,
-    /// Target format: vlmevalkit, hf, lmms-eval.
+    /// Target format: vlmevalkit, hf, lmms-eval, inspect.
     #[arg(long)]
     pub format: String,
     /// Output file for vlmevalkit (default: SUITE/export/ChartStress.tsv); output folder for
-    /// hf (default: SUITE/export/hf) and lmms-eval (default: SUITE/export/lmms-eval).
+    /// hf, lmms-eval and inspect (default: SUITE/export/FORMAT).
     #[arg(short, long)]
     pub out: Option<PathBuf>,
 }
@@ -71,6 +77,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
             Ok(ExitCode::SUCCESS)
         }
-        other => bail!("unknown export format {other:?} (known: vlmevalkit, hf, lmms-eval)"),
+        "inspect" => {
+            let out = args
+                .out
+                .unwrap_or_else(|| args.suite.join("export").join("inspect"));
+            let n = chartstress::interop::inspect::export(&args.suite, &out)?;
+            println!("wrote {n} items to {}", out.display());
+            println!(
+                "run: inspect eval {}@chartstress --model PROVIDER/MODEL",
+                out.join(chartstress::interop::inspect::TASK_FILE).display()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        other => {
+            bail!("unknown export format {other:?} (known: vlmevalkit, hf, lmms-eval, inspect)")
+        }
     }
 }

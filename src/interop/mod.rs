@@ -3,6 +3,7 @@
 //! folder, so `report` and `check` work on predictions made elsewhere.
 
 pub mod hf;
+pub mod inspect;
 pub mod lmms_eval;
 pub mod vlmevalkit;
 
@@ -105,6 +106,7 @@ pub fn write_run(
             .collect::<Vec<_>>()
             .into();
     }
+    let errors = predictions.iter().filter(|p| p.is_error()).count();
     let info = json!({
         "name": name,
         "status": "finished",
@@ -112,7 +114,7 @@ pub fn write_run(
         "adapter": format!("import:{harness}"),
         "adapter_settings": settings,
         "prompt": {"strategy": "external", "template": harness, "execute_pot": false},
-        "counts": {"selected": items.len(), "predictions": n, "answered": n, "errors": 0},
+        "counts": {"selected": items.len(), "predictions": n, "answered": n - errors, "errors": errors},
     });
     Ok(crate::run::write_finished_run(
         suite,

@@ -17,6 +17,7 @@ mod hostile;
 mod import_benchmark;
 mod interop;
 mod interop_hf;
+mod interop_inspect;
 mod pairs;
 mod paraphrase;
 mod perturb;
