@@ -124,7 +124,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     println!();
     println!(
-        "{:<8} {:<26} {:>14} {:>22} {:>10}",
+        "{:<8} {:<26} {:>14} {:>24} {:>10}",
         "model", "set", "accuracy %", "gap (95% CI), points", "McNemar p"
     );
     let mut imperfect: Vec<String> = Vec::new();
@@ -136,7 +136,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .unwrap_or_default();
             let p_text = gap.map(|g| fmt_p(g.mcnemar_p)).unwrap_or_default();
             println!(
-                "{:<8} {:<26} {:>14} {:>22} {:>10}",
+                "{:<8} {:<26} {:>14} {:>24} {:>10}",
                 run.name,
                 set.set,
                 format!("{} (n={})", fmt_opt(set.accuracy, 1), set.scored),

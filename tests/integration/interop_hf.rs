@@ -8,7 +8,7 @@ use std::process::Command;
 use serde_json::{Value, json};
 
 use crate::interop::{accuracies, chartstress, generate, ok};
-use crate::support::jsonl;
+use crate::support::{files, jsonl};
 
 /// Run a Python script with `datasets` offline, its caches in `dir`.
 fn python(dir: &Path, script: &str, args: &[&str]) -> String {
@@ -27,25 +27,6 @@ fn python(dir: &Path, script: &str, args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// Every file under `dir`, relative path → bytes.
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p.strip_prefix(dir).unwrap().display().to_string();
-                out.push((rel, std::fs::read(&p).unwrap()));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 const CHECK_HF: &str = r#"
