@@ -264,6 +264,14 @@ pub enum Query {
     Source {
         panel: PanelIndex,
     },
+    /// The line printed under a panel's title.
+    Subtitle {
+        panel: PanelIndex,
+    },
+    /// What the note printed under the chart says.
+    Note {
+        panel: PanelIndex,
+    },
     /// A question brought from another benchmark with its human-written
     /// wording and gold (`import-benchmark`): there is nothing to execute,
     /// so the gold is the benchmark's and no stage may reword it.
@@ -366,7 +374,9 @@ impl Query {
             | Query::LegendLabels { panel }
             | Query::GeneralTrend { panel }
             | Query::TickCount { panel }
-            | Query::Source { panel } => *panel,
+            | Query::Source { panel }
+            | Query::Subtitle { panel }
+            | Query::Note { panel } => *panel,
             _ => 0,
         }
     }

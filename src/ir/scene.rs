@@ -116,6 +116,9 @@ pub struct PanelScene {
     pub plot_area: BBox,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<TextBox>,
+    /// The line under the title (the table's `subtitle`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subtitle: Option<TextBox>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub x_label: Option<TextBox>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

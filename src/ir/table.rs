@@ -79,6 +79,12 @@ impl Column {
 pub struct TableMeta {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// A line printed under the title, as news and report charts print one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subtitle: Option<String>,
+    /// A note printed under the chart as "Note: …".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub footnote: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub x_label: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

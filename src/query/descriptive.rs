@@ -296,18 +296,12 @@ pub(crate) fn execute(query: &Query, ctx: &Ctx, scene: &Scene) -> Result<Answer,
             text(classify_trend(&values)?.label())
         }
         Query::TickCount { .. } => number((p.x_ticks.len() + p.y_ticks.len()) as f64, 0, None)?,
-        Query::Source { .. } => {
-            let found = scene.extra_text.iter().find_map(|t| {
-                let lower = t.text.to_ascii_lowercase();
-                lower
-                    .find("source:")
-                    .map(|i| t.text[i + "source:".len()..].trim().to_string())
-            });
-            match found {
-                Some(s) if !s.is_empty() => Answer::Text { value: s },
-                _ => Answer::Unanswerable,
-            }
-        }
+        Query::Source { .. } => printed_after(scene, "source:"),
+        Query::Note { .. } => printed_after(scene, "note:"),
+        Query::Subtitle { .. } => match &p.subtitle {
+            Some(t) if !t.text.trim().is_empty() => text(t.text.trim()),
+            _ => Answer::Unanswerable,
+        },
         other => {
             return Err(Refusal::new(
                 RefusalKind::Unsupported,
@@ -315,6 +309,21 @@ pub(crate) fn execute(query: &Query, ctx: &Ctx, scene: &Scene) -> Result<Answer,
             ));
         }
     })
+}
+
+/// The text printed after `prefix` ("source:", "note:") under the figure,
+/// as drawn; unanswerable when the figure prints none.
+fn printed_after(scene: &Scene, prefix: &str) -> Answer {
+    let found = scene.extra_text.iter().find_map(|t| {
+        let lower = t.text.to_ascii_lowercase();
+        lower
+            .find(prefix)
+            .map(|i| t.text[i + prefix.len()..].trim().to_string())
+    });
+    match found {
+        Some(s) if !s.is_empty() => Answer::Text { value: s },
+        _ => Answer::Unanswerable,
+    }
 }
 
 pub(crate) fn figure(query: &Query, scene: &Scene) -> Result<Answer, Refusal> {

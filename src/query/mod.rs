@@ -155,6 +155,8 @@ pub fn is_descriptive(query: &Query) -> bool {
             | Query::SubplotCount
             | Query::KpiValue { .. }
             | Query::Source { .. }
+            | Query::Subtitle { .. }
+            | Query::Note { .. }
     )
 }
 
@@ -218,7 +220,7 @@ pub static FAMILIES: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLoc
         DATA_FAMILIES,
         PARAGRAPH_FAMILIES,
         DESCRIPTIVE_FAMILIES,
-        &["source"],
+        &["source", "subtitle", "note"],
     ]
     .concat()
 });
@@ -290,6 +292,8 @@ pub fn family(query: &Query) -> &'static str {
         Query::SubplotCount => "subplot_count",
         Query::KpiValue { .. } => "kpi_value",
         Query::Source { .. } => "source",
+        Query::Subtitle { .. } => "subtitle",
+        Query::Note { .. } => "note",
         Query::Imported { .. } => "imported",
         // An empty conversation has no base; report it as such.
         Query::MultipleChoice { .. }

@@ -295,6 +295,7 @@ fn panel_scene(index: usize, row: u32, col: u32, area: BBox, p: &PanelSpec) -> P
             .title
             .as_deref()
             .map(|t| text_box(t, area.x + 20.0, area.y + 8.0)),
+        subtitle: None,
         x_label: p
             .x_label
             .as_deref()

@@ -184,6 +184,23 @@ fn text_candidates(query: &Query, data: Option<&PanelData>, scene: &Scene) -> Ve
                 out.extend(p.y_label.iter().map(|t| t.text.clone()));
             }
         }
+        // A wrong subtitle, note or source is another line of the chart's
+        // prose (its title, subtitle, note or source line), never an axis
+        // title or a tick.
+        Query::Subtitle { .. } | Query::Note { .. } | Query::Source { .. } => {
+            for p in &scene.panels {
+                out.extend(p.title.iter().map(|t| t.text.clone()));
+                out.extend(p.subtitle.iter().map(|t| t.text.clone()));
+            }
+            out.extend(scene.extra_text.iter().map(|t| {
+                let text = t.text.as_str();
+                ["Note: ", "Source: "]
+                    .iter()
+                    .find_map(|p| text.strip_prefix(p))
+                    .unwrap_or(text)
+                    .to_string()
+            }));
+        }
         // A wrong tick is another tick of the same axis.
         Query::EdgeTick { panel, axis, .. } => {
             for p in scene.panels.iter().filter(|p| p.index == *panel) {

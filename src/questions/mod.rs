@@ -555,6 +555,25 @@ fn build(
                 let query = Query::Source { panel: 0 };
                 return finalize(query, ty, spec, scene, item_seed, "canonical");
             }
+            // "What is the subtitle?" and "What does the note say?" of charts
+            // that print one, each on its own random stream.
+            for (family, query) in [
+                ("subtitle", Query::Subtitle { panel: 0 }),
+                ("note", Query::Note { panel: 0 }),
+            ] {
+                // Asked for by name, they are asked often; else now and then.
+                let share = if opts.families.iter().any(|f| f == family) {
+                    0.5
+                } else {
+                    SOURCE_QUESTION_SHARE
+                };
+                if allowed(opts, family)
+                    && matches!(execute(&query, spec, scene), Ok(Answer::Text { .. }))
+                    && seed::rng(item_seed, &[chart_id, family]).random_bool(share)
+                {
+                    return finalize(query, ty, spec, scene, item_seed, "canonical");
+                }
+            }
             // Some questions need a fact stated only in the paragraph (or it and the chart).
             if allowed(opts, "paragraph_value") || allowed(opts, "paragraph_difference") {
                 let panel = rng.random_range(0..spec.panels().len().max(1));

@@ -380,6 +380,8 @@ pub fn descriptive_query(family: &str, panel: usize) -> Option<Query> {
         "subplot_layout" => Query::SubplotLayout,
         "subplot_count" => Query::SubplotCount,
         "source" => Query::Source { panel },
+        "subtitle" => Query::Subtitle { panel },
+        "note" => Query::Note { panel },
         _ => return None,
     })
 }

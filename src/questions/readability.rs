@@ -672,6 +672,7 @@ mod tests {
                     h: 200.0,
                 },
                 title: None,
+                subtitle: None,
                 x_label: None,
                 y_label: None,
                 x_ticks,

@@ -348,7 +348,16 @@ fn printed(query: &Query, scene: &Scene, view: &View) -> Result<(), Stop> {
                 .filter(|k| k.label.trim().eq_ignore_ascii_case(label.trim()))
                 .map(|k| k.bbox),
         ),
-        Query::Source { .. } => boxes.extend(scene.extra_text.iter().map(|t| t.bbox)),
+        Query::Source { .. } | Query::Note { .. } => {
+            boxes.extend(scene.extra_text.iter().map(|t| t.bbox))
+        }
+        Query::Subtitle { panel } => boxes.extend(
+            scene
+                .panels
+                .get(*panel)
+                .and_then(|p| p.subtitle.as_ref())
+                .map(|t| t.bbox),
+        ),
         _ => {}
     }
     if boxes.iter().all(|b| view.legible(b)) {

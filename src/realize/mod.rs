@@ -247,7 +247,13 @@ impl Run<'_> {
         let frame = self.pick_owned("claim", frames)?;
         let mut s = slots.clone();
         s.insert("answer".into(), stated.to_string());
-        Some(capitalize(&with_np(&frame, &np, &s)?))
+        let claim = capitalize(&with_np(&frame, &np, &s)?);
+        // A stated sentence (a note) ends the claim itself: no "..".
+        Some(if stated.ends_with(['.', '!', '?']) {
+            claim.replace(&format!("{stated}."), stated)
+        } else {
+            claim
+        })
     }
 }
 

@@ -292,6 +292,7 @@ fn draw_once(
         table_id: table.id.clone(),
         plot_area: BBox::default(),
         title: None,
+        subtitle: None,
         x_label: None,
         y_label: None,
         x_ticks: Vec::new(),
@@ -303,8 +304,15 @@ fn draw_once(
     };
 
     let inner = inset(frame.rect, st.margin as f32);
-    let (title, title_h) = draw_title(canvas, panel.title.as_deref(), st, inner, st.title_size);
+    let (title, subtitle, title_h) = draw_titles(
+        canvas,
+        panel.title.as_deref(),
+        panel.table.meta.subtitle.as_deref(),
+        st,
+        inner,
+    );
     scene.title = title;
+    scene.subtitle = subtitle;
     let mut top = inner.y + title_h;
     let mut bottom = inner.bottom();
     let left0 = inner.x;

@@ -117,6 +117,38 @@ pub fn draw_title(
     area: BBox,
     size: f32,
 ) -> (Option<TextBox>, f32) {
+    draw_heading(canvas, title, style, area, size, style.title_bold)
+}
+
+/// A panel's title and, under it, its subtitle (smaller, not bold, in the
+/// title's alignment); returns both text boxes and the height used. A hidden
+/// title hides its subtitle too.
+pub fn draw_titles(
+    canvas: &mut Canvas,
+    title: Option<&str>,
+    subtitle: Option<&str>,
+    style: &Style,
+    area: BBox,
+) -> (Option<TextBox>, Option<TextBox>, f32) {
+    let (title, used) = draw_title(canvas, title, style, area, style.title_size);
+    let below = BBox {
+        y: area.y + used,
+        h: (area.h - used).max(0.0),
+        ..area
+    };
+    let size = (style.title_size * 0.72).max(style.tick_size);
+    let (subtitle, sub_used) = draw_heading(canvas, subtitle, style, below, size, false);
+    (title, subtitle, used + sub_used)
+}
+
+fn draw_heading(
+    canvas: &mut Canvas,
+    title: Option<&str>,
+    style: &Style,
+    area: BBox,
+    size: f32,
+    bold: bool,
+) -> (Option<TextBox>, f32) {
     let Some(title) = title.filter(|t| !t.trim().is_empty()) else {
         return (None, 0.0);
     };
@@ -124,7 +156,7 @@ pub fn draw_title(
         return (None, 0.0);
     }
     let family = style.title_font_family.as_str();
-    let (lines, _) = wrap(title, family, size, style.title_bold, area.w, 2);
+    let (lines, _) = wrap(title, family, size, bold, area.w, 2);
     let line_h = size * 1.2;
     let x = match style.title_align {
         Align::Left => area.x,
@@ -140,7 +172,7 @@ pub fn draw_title(
             align: style.title_align,
             family,
             size,
-            bold: style.title_bold,
+            bold,
             color: &style.text_color,
         });
         bbox = Some(match bbox {

@@ -41,6 +41,56 @@ fn draw_source_line(canvas: &mut Canvas, source: &str, st: &Style, full: BBox) -
     (rest, TextBox { text, bbox })
 }
 
+/// "Note: …" at the bottom of `full` (above a source line), in the tick
+/// font, wrapped to at most two lines; returns the area left above it and
+/// the drawn text.
+fn draw_footnote(canvas: &mut Canvas, note: &str, st: &Style, full: BBox) -> (BBox, TextBox) {
+    let size = st.tick_size.max(9.0) * 0.95;
+    let m = st.margin as f32;
+    let (lines, _) = wrap(
+        &format!("Note: {note}"),
+        &st.font_family,
+        size,
+        false,
+        (full.w - 2.0 * m).max(size),
+        2,
+    );
+    let line_h = size * 1.25;
+    let strip = (lines.len() as f32 * line_h + size * 0.6).ceil();
+    let top = full.y + full.h - strip;
+    let mut bbox: Option<BBox> = None;
+    for (i, line) in lines.iter().enumerate() {
+        let b = canvas.text(&TextSpec {
+            text: line,
+            x: full.x + m,
+            y: top + size * 0.3 + i as f32 * line_h,
+            align: Align::Left,
+            family: &st.font_family,
+            size,
+            bold: false,
+            color: &st.text_color,
+        });
+        bbox = Some(bbox.map_or(b, |a| union(a, b)));
+    }
+    let rest = BBox {
+        h: full.h - strip,
+        ..full
+    };
+    let bbox = bbox.unwrap_or(BBox {
+        x: full.x + m,
+        y: top,
+        w: 0.0,
+        h: 0.0,
+    });
+    (
+        rest,
+        TextBox {
+            text: lines.join(" "),
+            bbox,
+        },
+    )
+}
+
 pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, RenderError> {
     let st = &spec.style;
     let (w, h) = (spec.width as f32, spec.height as f32);
@@ -69,6 +119,18 @@ pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, Rende
             scene.extra_text.push(line);
             rest
         }
+        _ => full,
+    };
+    // A single chart's note (the table's `footnote`) above the source line.
+    let full = match &spec.layout {
+        Layout::Single { panel } => match panel.table.meta.footnote.as_deref().map(str::trim) {
+            Some(note) if !note.is_empty() => {
+                let (rest, line) = draw_footnote(canvas, note, st, full);
+                scene.extra_text.push(line);
+                rest
+            }
+            _ => full,
+        },
         _ => full,
     };
     match &spec.layout {

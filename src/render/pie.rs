@@ -84,6 +84,7 @@ pub fn draw(
         table_id: table.id.clone(),
         plot_area: BBox::default(),
         title: None,
+        subtitle: None,
         x_label: None,
         y_label: None,
         x_ticks: Vec::new(),
@@ -94,8 +95,15 @@ pub fn draw(
         direct_labels: Vec::new(),
     };
     let inner = inset(frame.rect, st.margin as f32);
-    let (title, title_h) = draw_title(canvas, panel.title.as_deref(), st, inner, st.title_size);
+    let (title, subtitle, title_h) = draw_titles(
+        canvas,
+        panel.title.as_deref(),
+        panel.table.meta.subtitle.as_deref(),
+        st,
+        inner,
+    );
     scene.title = title;
+    scene.subtitle = subtitle;
     let mut area = BBox {
         y: inner.y + title_h,
         h: inner.h - title_h,

@@ -24,6 +24,10 @@ enum UnitField {
 #[serde(deny_unknown_fields)]
 struct SidecarFile {
     title: Option<String>,
+    subtitle: Option<String>,
+    /// Printed under the chart; `note` is the same key.
+    #[serde(alias = "note")]
+    footnote: Option<String>,
     x_label: Option<String>,
     y_label: Option<String>,
     unit: Option<UnitField>,
@@ -131,6 +135,8 @@ pub(crate) fn load_sidecar(path: &Path) -> Result<Sidecar, TableError> {
     Ok(Sidecar {
         meta: TableMeta {
             title: non_blank(sidecar.title),
+            subtitle: non_blank(sidecar.subtitle),
+            footnote: non_blank(sidecar.footnote),
             x_label: non_blank(sidecar.x_label),
             y_label: non_blank(sidecar.y_label),
             unit,

@@ -9,6 +9,7 @@ mod support;
 mod browse_stats;
 mod composites;
 mod demo;
+mod furniture;
 mod fuzz_process;
 mod fuzz_tables;
 mod giveaways;

@@ -103,6 +103,7 @@ fn hand_chart(id: &str, table: &str) -> ChartRecord {
                 table_id: table.into(),
                 plot_area: BBox::default(),
                 title: None,
+                subtitle: None,
                 x_label: None,
                 y_label: None,
                 x_ticks: vec![],

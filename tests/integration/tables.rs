@@ -197,7 +197,7 @@ fn every_fixture_round_trips_through_write_table() {
 const BAD: &[(&str, &str)] = &[
     (
         "bad_sidecar.csv",
-        "bad_sidecar.meta.json: line 3, column 12: bad metadata sidecar: unknown field `subtitle`, expected one of `title`, `x_label`, `y_label`, `unit`, `units`, `source`, `paragraph`, `index`, `series`, `additive`, `measure`, `notes`",
+        "bad_sidecar.meta.json: line 3, column 12: bad metadata sidecar: unknown field `subtitel`, expected one of `title`, `subtitle`, `footnote`, `note`, `x_label`, `y_label`, `unit`, `units`, `source`, `paragraph`, `index`, `series`, `additive`, `measure`, `notes`",
     ),
     (
         "duplicate_header.csv",

@@ -100,6 +100,7 @@ pub fn chart_record(id: &str, image: &str) -> ChartRecord {
             table_id: "sales".into(),
             plot_area: Default::default(),
             title: None,
+            subtitle: None,
             x_label: None,
             y_label: None,
             x_ticks: vec![],
