@@ -8,8 +8,10 @@ use anyhow::bail;
 #[derive(Debug, clap::Args)]
 #[command(
     long_about = "Write a suite in an evaluation harness's dataset format. `vlmevalkit` writes \
-one custom-benchmark TSV (index, id, base64 PNG image, question, answer, category, \
-l2-category, split): put it in $LMUData and run VLMEvalKit with --data NAME; bring its result \
+custom-benchmark TSVs (index, id, base64 PNG image, question, answer, category, \
+l2-category, split): NAME.tsv (custom VQA: every item but the multiple-choice ones) and, when \
+there are any, NAME_MCQ.tsv (custom MCQ: plus hint and A-D option columns); put them in \
+$LMUData and run VLMEvalKit with --data NAME NAME_MCQ; bring its result \
 file back with `chartstress import-run`. `hf` writes a Hugging Face dataset folder that \
 `datasets.load_dataset(DIR)` reads: data/<set>-00000-of-00001.parquet, one split per item set \
 (columns id, image, question, prompt, answer, set, origin, chart_id, family, question_type, \
@@ -47,8 +49,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let out = args
                 .out
                 .unwrap_or_else(|| args.suite.join("export").join("ChartStress.tsv"));
-            let n = chartstress::interop::vlmevalkit::export(&args.suite, &out)?;
-            println!("wrote {n} items to {}", out.display());
+            let done = chartstress::interop::vlmevalkit::export(&args.suite, &out)?;
+            for (file, n) in &done.files {
+                println!("wrote {n} items to {}", file.display());
+            }
             Ok(ExitCode::SUCCESS)
         }
         "hf" => {

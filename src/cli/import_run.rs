@@ -10,7 +10,7 @@ use anyhow::bail;
     long_about = "Turn the predictions another harness made on an exported suite into \
 SUITE/runs/NAME/, so `report` and `check` read them like a run of chartstress's own. Answers \
 are extracted from each reply as `run` extracts them. `vlmevalkit` reads VLMEvalKit's result \
-file (its XLSX, or the same table as TSV): rows are matched to items by the `id` column the \
+files, one or both of the VQA and MCQ ones (its XLSX, or the same tables as TSV): rows are matched to items by the `id` column the \
 export wrote, else by `index`. `lmms-eval` reads the samples files lmms-eval writes with \
 --log_samples (`<date>_samples_<task>.jsonl`, one or several, e.g. one per set): the reply is \
 `filtered_resps` (else `resps`), the item `doc.id`, else `doc_id` counted in the order of the \
@@ -42,10 +42,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (dir, summary) = match args.from.as_str() {
         "vlmevalkit" => {
-            let [file] = args.files.as_slice() else {
-                bail!("vlmevalkit: give one result file");
-            };
-            chartstress::interop::vlmevalkit::import(&args.suite, file, &args.name)?
+            chartstress::interop::vlmevalkit::import(&args.suite, &args.files, &args.name)?
         }
         "lmms-eval" => {
             chartstress::interop::lmms_eval::import(&args.suite, &args.files, &args.name)?

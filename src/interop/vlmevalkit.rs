@@ -1,21 +1,32 @@
-//! VLMEvalKit: a suite as a custom-benchmark TSV, and VLMEvalKit's result
-//! file (XLSX, its default, or TSV) back as a run.
+//! VLMEvalKit: a suite as custom-benchmark TSVs, and VLMEvalKit's result
+//! files (XLSX, its default, or TSV) back as a run.
 //!
-//! The TSV is a custom VQA benchmark: `index`, `image` (base64 PNG),
-//! `question`, `answer`, `category`, `l2-category`, `split`, plus chartstress's
-//! own `id`. `question` holds the whole text chartstress's `direct` prompt
-//! sends (history, paragraph, options and answer format included), so the
-//! model sees the same words under either harness. Multiple-choice items keep
-//! their options inside that text rather than in `A`–`D` columns: with those
-//! columns VLMEvalKit would treat the file as a multiple-choice benchmark and
-//! print a second option list of its own.
+//! VLMEvalKit reads a custom TSV with `A`, `B`… columns as a multiple-choice
+//! benchmark and any other as a VQA benchmark, one kind per file. So the
+//! export writes two files:
+//!
+//! - `NAME.tsv`, every item but the multiple-choice ones, as custom VQA:
+//!   `index`, `image` (base64 PNG), `question`, `answer`, `category`,
+//!   `l2-category`, `split`, plus chartstress's own `id`. `question` holds
+//!   the whole text chartstress's `direct` prompt sends (history, paragraph
+//!   and answer format included), so the model sees the same words under
+//!   either harness.
+//! - `NAME_MCQ.tsv`, the multiple-choice items, as custom MCQ: the same
+//!   columns plus `hint` (the paragraph and earlier turns, when any) and
+//!   `A`–`D` (the options); `question` is the item's question as worded
+//!   (its own inline options included, as chartstress's prompt shows it
+//!   before its option list) and `answer` the option letter in VLMEvalKit's
+//!   capitals.
+//!
+//! `index` is the item's position in `items.jsonl` in both files, so results
+//! match items by `id`, else by `index`, whichever file they come from.
 
 use std::path::{Path, PathBuf};
 
 use base64::Engine;
 
 use super::{ImportSummary, InteropError, io_error};
-use crate::ir::Item;
+use crate::ir::{Item, QuestionType};
 use crate::prompt::{Prompter, Strategy};
 use crate::run::suite_files::read_items;
 
@@ -30,19 +41,78 @@ pub const COLUMNS: [&str; 8] = [
     "split",
 ];
 
-/// Write the suite's items to `out` (a `.tsv` file); returns how many.
-pub fn export(suite: &Path, out: &Path) -> Result<usize, InteropError> {
+/// The multiple-choice file's columns.
+pub const MCQ_COLUMNS: [&str; 13] = [
+    "index",
+    "id",
+    "image",
+    "question",
+    "hint",
+    "A",
+    "B",
+    "C",
+    "D",
+    "answer",
+    "category",
+    "l2-category",
+    "split",
+];
+
+/// The multiple-choice file written beside `out` (`NAME.tsv` → `NAME_MCQ.tsv`).
+pub fn mcq_path(out: &Path) -> PathBuf {
+    let stem = out.file_stem().map_or_else(
+        || "ChartStress".to_string(),
+        |s| s.to_string_lossy().into_owned(),
+    );
+    out.with_file_name(format!("{stem}_MCQ.tsv"))
+}
+
+/// The files an export wrote, each with how many items it holds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Exported {
+    pub files: Vec<(PathBuf, usize)>,
+}
+
+fn tsv_writer(path: &Path, header: &[&str]) -> Result<csv::Writer<std::fs::File>, InteropError> {
+    let mut w = csv::WriterBuilder::new()
+        .delimiter(b'\t')
+        .from_path(path)
+        .map_err(|e| io_error(path, e))?;
+    w.write_record(header).map_err(|e| io_error(path, e))?;
+    Ok(w)
+}
+
+/// The context VLMEvalKit shows before a multiple-choice question: the
+/// accompanying paragraph and the earlier turns of a conversation.
+fn hint(item: &Item) -> String {
+    let mut parts: Vec<String> = item.paragraph.iter().cloned().collect();
+    parts.extend(
+        item.history
+            .iter()
+            .map(|t| format!("Earlier question: {} Answer: {}", t.question, t.answer)),
+    );
+    parts.join("\n")
+}
+
+/// Write the suite's items to `out` (a `.tsv` file) and, when it has
+/// multiple-choice items, to [`mcq_path`]`(out)`.
+pub fn export(suite: &Path, out: &Path) -> Result<Exported, InteropError> {
     let items = read_items(suite)?;
     let prompter =
         Prompter::new(Strategy::Direct, None).map_err(|e| InteropError::Prompt(e.to_string()))?;
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
     }
-    let mut w = csv::WriterBuilder::new()
-        .delimiter(b'\t')
-        .from_path(out)
-        .map_err(|e| io_error(out, e))?;
-    w.write_record(COLUMNS).map_err(|e| io_error(out, e))?;
+    let is_mcq =
+        |i: &Item| i.question_type == QuestionType::MultipleChoice && !i.choices.is_empty();
+    let mcq_out = mcq_path(out);
+    let mut w = tsv_writer(out, &COLUMNS)?;
+    let mut mcq = if items.iter().any(is_mcq) {
+        Some(tsv_writer(&mcq_out, &MCQ_COLUMNS)?)
+    } else {
+        None
+    };
+    let (mut plain_n, mut mcq_n) = (0, 0);
     // A chart carries several questions: read and encode each picture once.
     let mut encoded: std::collections::HashMap<&str, String> = std::collections::HashMap::new();
     for (i, item) in items.iter().enumerate() {
@@ -56,27 +126,63 @@ pub fn export(suite: &Path, out: &Path) -> Result<usize, InteropError> {
                 b64
             }
         };
-        let question = prompter
-            .render(item)
-            .map_err(|e| InteropError::Prompt(format!("item {}: {e}", item.id)))?;
         let axis = item
             .perturbations
             .first()
             .map_or("none".to_string(), |p| p.axis.clone());
-        let record = [
+        let (index, id, family, set) = (
             (i + 1).to_string(),
             item.id.clone(),
-            image,
-            question,
-            item.answer_text.clone(),
             item.family.clone(),
-            axis,
             item.set.name().to_string(),
-        ];
-        w.write_record(&record).map_err(|e| io_error(out, e))?;
+        );
+        match mcq.as_mut().filter(|_| is_mcq(item)) {
+            Some(m) => {
+                let option = |k: usize| item.choices.get(k).cloned().unwrap_or_default();
+                let record = [
+                    index,
+                    id,
+                    image,
+                    item.question.clone(),
+                    hint(item),
+                    option(0),
+                    option(1),
+                    option(2),
+                    option(3),
+                    item.answer_text.to_uppercase(),
+                    family,
+                    axis,
+                    set,
+                ];
+                m.write_record(&record).map_err(|e| io_error(&mcq_out, e))?;
+                mcq_n += 1;
+            }
+            None => {
+                let question = prompter
+                    .render(item)
+                    .map_err(|e| InteropError::Prompt(format!("item {}: {e}", item.id)))?;
+                let record = [
+                    index,
+                    id,
+                    image,
+                    question,
+                    item.answer_text.clone(),
+                    family,
+                    axis,
+                    set,
+                ];
+                w.write_record(&record).map_err(|e| io_error(out, e))?;
+                plain_n += 1;
+            }
+        }
     }
     w.flush().map_err(|e| io_error(out, e))?;
-    Ok(items.len())
+    let mut files = vec![(out.to_path_buf(), plain_n)];
+    if let Some(mut m) = mcq {
+        m.flush().map_err(|e| io_error(&mcq_out, e))?;
+        files.push((mcq_out, mcq_n));
+    }
+    Ok(Exported { files })
 }
 
 /// A result table: its header and rows, every cell as text.
@@ -190,23 +296,26 @@ pub fn read_replies(file: &Path, items: &[Item]) -> Result<Replies, InteropError
     Ok((replies, unmatched))
 }
 
-/// Import a VLMEvalKit result file as `SUITE/runs/NAME/`.
+/// Import VLMEvalKit result files (the VQA one, the multiple-choice one,
+/// or both) as `SUITE/runs/NAME/`.
 pub fn import(
     suite: &Path,
-    file: &Path,
+    files: &[PathBuf],
     name: &str,
 ) -> Result<(PathBuf, ImportSummary), InteropError> {
     let items = read_items(suite)?;
-    let (replies, unmatched) = read_replies(file, &items)?;
+    let mut replies = Vec::new();
+    let mut unmatched = Vec::new();
+    for file in files {
+        let (r, u) = read_replies(file, &items)?;
+        replies.extend(r);
+        unmatched.extend(
+            u.into_iter()
+                .map(|row| format!("{}: {row}", file.display())),
+        );
+    }
     let (predictions, mut summary) = super::predictions_from_replies(&items, replies);
     summary.unknown.extend(unmatched);
-    let dir = super::write_run(
-        suite,
-        name,
-        "vlmevalkit",
-        &[file.to_path_buf()],
-        &items,
-        predictions,
-    )?;
+    let dir = super::write_run(suite, name, "vlmevalkit", files, &items, predictions)?;
     Ok((dir, summary))
 }

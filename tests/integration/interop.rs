@@ -154,6 +154,48 @@ pub(crate) fn generate(dir: &Path, fixtures: &[&str], seed: &str) -> std::path::
     suite
 }
 
+/// VLMEvalKit's custom multiple-choice layout: `A`–`D` hold the item's
+/// options, `answer` the capital letter of the gold, `question` the item's
+/// wording; the VQA file holds no multiple-choice item.
+fn mcq_file_follows_vlmevalkit_layout(mcq_tsv: &Path, items: &[serde_json::Value]) {
+    let mut r = csv::ReaderBuilder::new()
+        .delimiter(b'\t')
+        .from_path(mcq_tsv)
+        .unwrap();
+    let header: Vec<String> = r.headers().unwrap().iter().map(str::to_string).collect();
+    assert_eq!(header, chartstress::interop::vlmevalkit::MCQ_COLUMNS);
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let mut n = 0;
+    for rec in r.records() {
+        let rec = rec.unwrap();
+        let item = items.iter().find(|i| i["id"] == rec[col("id")]).unwrap();
+        assert_eq!(item["question_type"], "multiple_choice");
+        assert_eq!(&rec[col("question")], item["question"].as_str().unwrap());
+        let choices = item["choices"].as_array().unwrap();
+        for (k, letter) in ["A", "B", "C", "D"].iter().enumerate() {
+            let want = choices.get(k).and_then(|c| c.as_str()).unwrap_or("");
+            assert_eq!(&rec[col(letter)], want);
+        }
+        let gold = item["answer_text"].as_str().unwrap().to_uppercase();
+        assert_eq!(&rec[col("answer")], gold.as_str());
+        assert!(["A", "B", "C", "D"].contains(&gold.as_str()));
+        n += 1;
+    }
+    assert!(n > 0);
+    let mut main = csv::ReaderBuilder::new()
+        .delimiter(b'\t')
+        .from_path(mcq_tsv.with_file_name("ChartStress.tsv"))
+        .unwrap();
+    for rec in main.records() {
+        let rec = rec.unwrap();
+        let item = items.iter().find(|i| i["id"] == rec[1]).unwrap();
+        assert_ne!(
+            item["question_type"], "multiple_choice",
+            "MCQ item in the VQA file"
+        );
+    }
+}
+
 #[test]
 fn vlmevalkit_export_and_import_reproduce_the_run() {
     let dir = tempfile::tempdir().unwrap();
@@ -169,6 +211,7 @@ fn vlmevalkit_export_and_import_reproduce_the_run() {
     let s = suite.to_str().unwrap();
     ok(chartstress(&["run", s, "--adapter", "blind"]));
     let tsv = dir.path().join("ChartStress.tsv");
+    let mcq_tsv = dir.path().join("ChartStress_MCQ.tsv");
     let printed = ok(chartstress(&[
         "export",
         s,
@@ -177,48 +220,65 @@ fn vlmevalkit_export_and_import_reproduce_the_run() {
         "-o",
         tsv.to_str().unwrap(),
     ]));
-    let items = jsonl(&suite.join("items.jsonl")).len();
+    let all_items = jsonl(&suite.join("items.jsonl"));
+    let items = all_items.len();
+    let mcq_items = all_items
+        .iter()
+        .filter(|i| i["question_type"] == "multiple_choice")
+        .count();
+    assert!(mcq_items > 0, "the fixtures yield multiple-choice items");
     assert!(
-        printed.contains(&format!("wrote {items} items")),
+        printed.contains(&format!(
+            "wrote {} items to {}",
+            items - mcq_items,
+            tsv.display()
+        )) && printed.contains(&format!("wrote {mcq_items} items to {}", mcq_tsv.display())),
         "{printed}"
     );
+    mcq_file_follows_vlmevalkit_layout(&mcq_tsv, &all_items);
 
-    let (header, rows) = result_rows(&tsv, &suite.join("runs/blind/predictions.jsonl"));
-    assert_eq!(rows.len(), items);
-    let result_tsv = dir.path().join("blind_ChartStress.tsv");
-    write_tsv(&result_tsv, &header, &rows);
-    let result_xlsx = dir.path().join("blind_ChartStress.xlsx");
-    write_xlsx(&result_xlsx, &header, &rows);
-    // Without the id column, rows are matched by index.
-    let id = header.iter().position(|h| h == "id").unwrap();
-    let strip = |r: &Vec<String>| -> Vec<String> {
-        r.iter()
-            .enumerate()
-            .filter(|(i, _)| *i != id)
-            .map(|(_, c)| c.clone())
-            .collect()
-    };
-    let result_by_index = dir.path().join("by_index.tsv");
-    write_tsv(
-        &result_by_index,
-        &strip(&header),
-        &rows.iter().map(strip).collect::<Vec<_>>(),
-    );
-
-    for (name, file) in [
-        ("from_tsv", &result_tsv),
-        ("from_xlsx", &result_xlsx),
-        ("by_index", &result_by_index),
+    let predictions = suite.join("runs/blind/predictions.jsonl");
+    let results = [&tsv, &mcq_tsv].map(|export| result_rows(export, &predictions));
+    assert_eq!(results.iter().map(|(_, r)| r.len()).sum::<usize>(), items);
+    let mut files: Vec<(&str, Vec<std::path::PathBuf>)> = Vec::new();
+    for (name, ext) in [
+        ("from_tsv", "tsv"),
+        ("from_xlsx", "xlsx"),
+        ("by_index", "tsv"),
     ] {
-        let printed = ok(chartstress(&[
-            "import-run",
-            s,
-            "--from",
-            "vlmevalkit",
-            file.to_str().unwrap(),
-            "--name",
-            name,
-        ]));
+        let mut written = Vec::new();
+        for (k, (header, rows)) in results.iter().enumerate() {
+            let path = dir.path().join(format!("{name}_{k}.{ext}"));
+            if name == "by_index" {
+                // Without the id column, rows are matched by index.
+                let id = header.iter().position(|h| h == "id").unwrap();
+                let strip = |r: &Vec<String>| -> Vec<String> {
+                    r.iter()
+                        .enumerate()
+                        .filter(|(i, _)| *i != id)
+                        .map(|(_, c)| c.clone())
+                        .collect()
+                };
+                write_tsv(
+                    &path,
+                    &strip(header),
+                    &rows.iter().map(strip).collect::<Vec<_>>(),
+                );
+            } else if ext == "xlsx" {
+                write_xlsx(&path, header, rows);
+            } else {
+                write_tsv(&path, header, rows);
+            }
+            written.push(path);
+        }
+        files.push((name, written));
+    }
+
+    for (name, written) in &files {
+        let mut args = vec!["import-run", s, "--from", "vlmevalkit"];
+        args.extend(written.iter().map(|p| p.to_str().unwrap()));
+        args.extend(["--name", name]);
+        let printed = ok(chartstress(&args));
         assert!(
             printed.contains(&format!("imported {items} predictions")),
             "{printed}"

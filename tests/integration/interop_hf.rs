@@ -59,7 +59,10 @@ for split, rows in want.items():
         img = row["image"]
         assert isinstance(img, Image.Image), type(img)
         assert img.size == Image.open(suite + "/" + it["image"]).size
-        assert row["prompt"] == prompts[it["id"]], (row["prompt"], prompts[it["id"]])
+        # The VQA file holds the `direct` prompt of every item but the
+        # multiple-choice ones, which VLMEvalKit words itself from A-D.
+        if it["question_type"] != "multiple_choice":
+            assert row["prompt"] == prompts[it["id"]], (row["prompt"], prompts[it["id"]])
         assert row["severity"] == max((p["severity"] for p in it.get("perturbations", [])), default=None)
 print(json.dumps({k: ds[k].num_rows for k in ds}))
 "#;
