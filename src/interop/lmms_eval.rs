@@ -253,11 +253,8 @@ pub fn import(
     name: &str,
 ) -> Result<(PathBuf, ImportSummary), InteropError> {
     let items = read_items(suite)?;
-    let (replies, unmatched) = read_replies(files, &items)?;
-    let (predictions, mut summary) = super::predictions_from_replies(&items, replies);
-    summary.unknown.extend(unmatched);
-    let dir = super::write_run(suite, name, "lmms-eval", files, &items, predictions)?;
-    Ok((dir, summary))
+    let replies = read_replies(files, &items)?;
+    super::finish_import(suite, name, "lmms-eval", files, &items, replies)
 }
 
 #[cfg(test)]

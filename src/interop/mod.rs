@@ -81,6 +81,23 @@ pub fn predictions_from_replies(
     (out, summary)
 }
 
+/// The run made of replies read from a harness's files: answers extracted
+/// as `run` extracts them; records that matched no item (`unmatched`)
+/// reported with the unknown ids.
+pub(crate) fn finish_import(
+    suite: &Path,
+    name: &str,
+    harness: &str,
+    files: &[PathBuf],
+    items: &[Item],
+    (replies, unmatched): vlmevalkit::Replies,
+) -> Result<(PathBuf, ImportSummary), InteropError> {
+    let (predictions, mut summary) = predictions_from_replies(items, replies);
+    summary.unknown.extend(unmatched);
+    let dir = write_run(suite, name, harness, files, items, predictions)?;
+    Ok((dir, summary))
+}
+
 /// Write `SUITE/runs/NAME/` (predictions in suite order, and `run.json`
 /// naming the harness and the files: `file` the first, `files` all when
 /// there were several) so `report` and `check` read it like a run of their

@@ -314,8 +314,12 @@ pub fn import(
                 .map(|row| format!("{}: {row}", file.display())),
         );
     }
-    let (predictions, mut summary) = super::predictions_from_replies(&items, replies);
-    summary.unknown.extend(unmatched);
-    let dir = super::write_run(suite, name, "vlmevalkit", files, &items, predictions)?;
-    Ok((dir, summary))
+    super::finish_import(
+        suite,
+        name,
+        "vlmevalkit",
+        files,
+        &items,
+        (replies, unmatched),
+    )
 }
