@@ -129,7 +129,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     let mut imperfect: Vec<String> = Vec::new();
     for run in &report.runs {
-        for set in &run.sets {
+        // A sampled run (ocr) has nothing to say about sets it left out.
+        for set in run.sets.iter().filter(|s| s.scored > 0) {
             let gap = run.gaps.iter().find(|g| g.name == set.set);
             let gap_text = gap
                 .map(|g| format!("{} {}", fmt_opt(g.gap, 1), fmt_ci(g.ci)))

@@ -94,8 +94,11 @@ fn meta(
     let has_title = rng.random_bool(0.9);
     let source = source(rng);
     let keep_paragraph = rng.random_bool(0.4);
+    let (subtitle, footnote) = furniture(rng, x_label, &y_label, unit);
     TableMeta {
         title: has_title.then_some(title),
+        subtitle: subtitle.filter(|_| has_title),
+        footnote,
         x_label: Some(x_label.to_string()),
         y_label: Some(y_label),
         unit: (!unit.is_empty()).then(|| unit.to_string()),
@@ -103,6 +106,43 @@ fn meta(
         paragraph: paragraph.filter(|_| keep_paragraph),
         ..TableMeta::default()
     }
+}
+
+/// Notes as report charts print them: about how the figures were made,
+/// never a number or a claim about the data.
+const FOOTNOTES: [&str; 8] = [
+    "Figures are rounded.",
+    "Totals may not add up due to rounding.",
+    "Data for the latest period are provisional.",
+    "Excludes incomplete reports.",
+    "Seasonally adjusted figures.",
+    "Values at current prices.",
+    "Based on a sample survey.",
+    "Preliminary figures, subject to revision.",
+];
+
+/// A subtitle under the title on about a third of tables, a note under the
+/// chart on a quarter, drawn from a stream of their own (a jumped copy), so
+/// every other value of a seeded table stays what it was.
+fn furniture(
+    rng: &SynthRng,
+    x_label: &str,
+    y_label: &str,
+    unit: &str,
+) -> (Option<String>, Option<String>) {
+    let mut own = rng.clone();
+    own.jump();
+    let by = x_label.to_lowercase();
+    let subtitle = own.random_bool(0.35).then(|| match own.random_range(0..3) {
+        0 if !unit.is_empty() => format!("{y_label}, in {unit}"),
+        1 => format!("{y_label} by {by}"),
+        _ if !unit.is_empty() => format!("Figures in {unit}"),
+        _ => format!("{y_label} by {by}"),
+    });
+    let footnote = own
+        .random_bool(0.25)
+        .then(|| FOOTNOTES[own.random_range(0..FOOTNOTES.len())].to_string());
+    (subtitle, footnote)
 }
 
 fn text_column(name: &str, labels: &[String]) -> Column {

@@ -135,3 +135,21 @@ proptest! {
         prop_assert_eq!(round_trip(&table), table);
     }
 }
+
+#[test]
+fn some_tables_carry_a_subtitle_or_a_note_without_numbers() {
+    let tables = synth_tables(7, 300);
+    let subtitles = tables.iter().filter(|t| t.meta.subtitle.is_some()).count();
+    let notes = tables.iter().filter(|t| t.meta.footnote.is_some()).count();
+    // About 0.35 × 0.9 and 0.25 of the tables.
+    assert!((60..=140).contains(&subtitles), "{subtitles}");
+    assert!((45..=110).contains(&notes), "{notes}");
+    for t in &tables {
+        if t.meta.subtitle.is_some() {
+            assert!(t.meta.title.is_some(), "a subtitle goes under a title");
+        }
+        if let Some(note) = &t.meta.footnote {
+            assert!(!note.chars().any(|c| c.is_ascii_digit()), "{note}");
+        }
+    }
+}
