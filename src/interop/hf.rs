@@ -390,19 +390,10 @@ pub fn split_file(set: SetName) -> String {
     format!("data/{}-00000-of-00001.parquet", set.name())
 }
 
-pub(crate) fn read_manifest(suite: &Path) -> Result<SuiteManifest, InteropError> {
-    let path = suite.join(crate::ir::suite::SUITE_MANIFEST);
-    let text = std::fs::read_to_string(&path).map_err(|e| io_error(&path, e))?;
-    serde_json::from_str(&text).map_err(|e| InteropError::Format {
-        path: path.clone(),
-        msg: format!("line {}: {e}", e.line()),
-    })
-}
-
 /// Write the suite as a Hugging Face dataset folder `out`.
 pub fn export(suite: &Path, out: &Path) -> Result<Exported, InteropError> {
     let items = read_items(suite)?;
-    let manifest = read_manifest(suite)?;
+    let manifest = crate::suite::read_manifest(suite)?;
     let prompter =
         Prompter::new(Strategy::Direct, None).map_err(|e| InteropError::Prompt(e.to_string()))?;
     let data = out.join("data");

@@ -23,53 +23,7 @@ use crate::run::suite_files::read_items;
 pub const TASK: &str = "chartstress";
 
 /// The Python side: lmms-eval imports it from the task folder.
-const UTILS_PY: &str = r#"# Written by `chartstress export --format lmms-eval`.
-# The functions the chartstress task YAMLs name.
-import re
-
-
-def chartstress_doc_to_visual(doc):
-    return [doc["image"].convert("RGB")]
-
-
-def chartstress_doc_to_text(doc, lmms_eval_specific_kwargs=None):
-    # The whole prompt chartstress's `direct` strategy sends, options and
-    # answer-format instruction included.
-    return doc["prompt"]
-
-
-def _answer_line(reply):
-    # chartstress asks for a last line "Answer: ..."; fall back to the reply.
-    found = re.findall(r"answer\s*:\s*(.+)", reply, flags=re.IGNORECASE)
-    return (found[-1] if found else reply).strip().strip(".").strip()
-
-
-def _number(text):
-    text = text.replace(",", "").strip()
-    try:
-        value = float(text.rstrip("%").strip())
-    except ValueError:
-        return None
-    return value
-
-
-def chartstress_relaxed_match(reply, gold):
-    """An approximation of chartstress's relaxed accuracy: numbers within 5%
-    of the gold, other answers equal ignoring case. `chartstress import-run`
-    scores the replies exactly."""
-    answer = _answer_line(reply)
-    g, a = _number(gold), _number(answer)
-    if g is not None and a is not None:
-        if g == 0:
-            return a == 0
-        return abs(a - g) / abs(g) <= 0.05
-    return answer.lower() == gold.strip().lower()
-
-
-def chartstress_process_results(doc, results):
-    reply = results[0] if results else ""
-    return {"relaxed_accuracy": 1.0 if chartstress_relaxed_match(reply, doc["answer"]) else 0.0}
-"#;
+const UTILS_PY: &str = include_str!("../../templates/interop/lmms_eval_utils.py");
 
 /// What an lmms-eval export wrote: the dataset and the task names.
 #[derive(Debug, Clone, PartialEq)]
@@ -116,7 +70,7 @@ pub fn export(suite: &Path, out: &Path) -> Result<TaskExport, InteropError> {
     let data = hf::export(suite, out)?;
     // The YAMLs name the data by absolute path (see the module comment).
     let abs = std::path::absolute(out).map_err(|e| io_error(out, e))?;
-    let manifest = hf::read_manifest(suite)?;
+    let manifest = crate::suite::read_manifest(suite)?;
     let mut tasks = Vec::new();
     let mut write = |task: String, files: Vec<PathBuf>| -> Result<(), InteropError> {
         let path = out.join(format!("{task}.yaml"));
@@ -180,10 +134,7 @@ fn reply_of(record: &Value) -> Option<String> {
 
 /// Replies by item id from lmms-eval samples files, and the records that
 /// matched no item ("FILE line N").
-pub fn read_replies(
-    files: &[PathBuf],
-    items: &[Item],
-) -> Result<super::vlmevalkit::Replies, InteropError> {
+pub fn read_replies(files: &[PathBuf], items: &[Item]) -> Result<super::Replies, InteropError> {
     let mut replies = Vec::new();
     let mut unmatched = Vec::new();
     for file in files {

@@ -21,6 +21,8 @@ pub enum InteropError {
     Format { path: PathBuf, msg: String },
     #[error(transparent)]
     Run(#[from] crate::run::RunError),
+    #[error(transparent)]
+    Suite(#[from] crate::suite::SuiteError),
     #[error("{0}")]
     Prompt(String),
 }
@@ -81,6 +83,10 @@ pub fn predictions_from_replies(
     (out, summary)
 }
 
+/// Replies by item id, and the records that matched no item (named as the
+/// harness's file lets them be: "row N", "FILE line N").
+pub type Replies = (Vec<(String, String)>, Vec<String>);
+
 /// The run made of replies read from a harness's files: answers extracted
 /// as `run` extracts them; records that matched no item (`unmatched`)
 /// reported with the unknown ids.
@@ -90,7 +96,7 @@ pub(crate) fn finish_import(
     harness: &str,
     files: &[PathBuf],
     items: &[Item],
-    (replies, unmatched): vlmevalkit::Replies,
+    (replies, unmatched): Replies,
 ) -> Result<(PathBuf, ImportSummary), InteropError> {
     let (predictions, mut summary) = predictions_from_replies(items, replies);
     summary.unknown.extend(unmatched);

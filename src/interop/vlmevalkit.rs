@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 
 use base64::Engine;
 
-use super::{ImportSummary, InteropError, io_error};
+use super::{ImportSummary, InteropError, Replies, io_error};
 use crate::ir::{Item, QuestionType};
 use crate::prompt::{Prompter, Strategy};
 use crate::run::suite_files::read_items;
@@ -244,9 +244,6 @@ fn read_xlsx(path: &Path) -> Result<Sheet, InteropError> {
         rows: rows.collect(),
     })
 }
-
-/// Replies by item id, and the rows that matched no item (as "row N").
-pub type Replies = (Vec<(String, String)>, Vec<String>);
 
 /// The replies of a VLMEvalKit result file, by item id. Rows are matched by
 /// the `id` column this export writes, else by `index` (the export's row
