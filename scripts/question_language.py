@@ -13,14 +13,21 @@ axis labels, units and sources. Reports, for the modified-question set:
   alphabetic words that occur nowhere in the tables' text, and no numbers;
   overall, without the noisy realizer (whose typos mint new "words"), and
   per realizer;
-- distinct: share of question strings that occur once only among the set;
-- length: whitespace tokens per question: mean, percentiles, min and max.
+- distinct: share of items whose text (a conversation's turns joined, a
+  single question otherwise) occurs once only among the set;
+- length: whitespace tokens per written question (each turn of a
+  conversation counts as one): mean, percentiles, min and max.
+
+Vocabulary and length count every turn of a conversation, since each is a
+question the realizers wrote.
 
 Standard library only.
 """
 
 import argparse
 import collections
+import csv
+import functools
 import json
 import random
 import re
@@ -85,6 +92,77 @@ def table_words(suite):
     return found
 
 
+def chart_strings(suite):
+    """Each chart's own text, by chart id: its tables' names, labels and text
+    cells, titles, axis labels and prose, longest first."""
+    found = {}
+    charts = suite / "charts.jsonl"
+    if not charts.is_file():
+        return found
+    for line in charts.open(encoding="utf-8"):
+        if not line.strip():
+            continue
+        chart = json.loads(line)
+        spec = chart.get("spec", {})
+        texts = set()
+        for key in ("table", "title", "x_label", "y_label", "paragraph"):
+            for v in find_key(spec, key):
+                texts.update(t.strip() for t in strings_in(v))
+        # Only text with a letter: numbers are left out of every count anyway.
+        texts = {t for t in texts if len(t) > 1 and any(c.isalpha() for c in t)}
+        found[chart.get("id")] = sorted(texts, key=len, reverse=True)
+    return found
+
+
+@functools.lru_cache(maxsize=None)
+def _table_strings(suite, table_id):
+    texts = set()
+    if table_id:
+        csv_path = suite / "tables" / f"{table_id}.csv"
+        if csv_path.is_file():
+            with csv_path.open(encoding="utf-8", errors="replace", newline="") as f:
+                for row in csv.reader(f):
+                    texts.update(c.strip() for c in row)
+        meta = suite / "tables" / f"{table_id}.meta.json"
+        if meta.is_file():
+            try:
+                texts.update(t.strip() for t in strings_in(json.loads(meta.read_text(encoding="utf-8"))))
+            except json.JSONDecodeError:
+                pass
+    return tuple(t for t in texts if len(t) > 1 and any(c.isalpha() for c in t))
+
+
+def table_strings(suite, table_id):
+    """The strings of an item's whole table (an unanswerable variant may name
+    an entity the chart leaves out)."""
+    return list(_table_strings(suite, table_id))
+
+
+def without_entities(text, entities):
+    """`text` with every whole-word occurrence of the chart's own strings cut."""
+    for e in entities:
+        if e.lower() in text.lower():
+            text = re.sub(r"(?<!\w)" + re.escape(e) + r"(?!\w)", " ", text, flags=re.IGNORECASE)
+    return text
+
+
+# Query fields that name an operation, not an entity.
+QUERY_KEYWORDS = {"op", "axis", "agg", "order", "direction", "kind"}
+
+
+def entity_strings(query):
+    """Strings of a query other than its operation keywords."""
+    if isinstance(query, dict):
+        for k, v in query.items():
+            if k not in QUERY_KEYWORDS:
+                yield from entity_strings(v)
+    elif isinstance(query, list):
+        for v in query:
+            yield from entity_strings(v)
+    elif isinstance(query, str):
+        yield query
+
+
 def find_key(value, key):
     if isinstance(value, dict):
         for k, v in value.items():
@@ -130,7 +208,15 @@ def main():
         r = item.get("realization") or {}
         return r.get("realizer") or item.get("realizer") or "?"
 
-    questions = [(realizer_of(i), i.get("question", "")) for i in items]
+    def turns_of(item):
+        """The questions a person wrote for this item: earlier turns first."""
+        history = [h.get("question", "") for h in item.get("history") or []]
+        return history + [item.get("question", "")]
+
+    # An item is the whole dialogue the model reads; a bare follow-up such as
+    # "And for 2019?" recurs across conversations without repeating an item.
+    questions = [(realizer_of(i), " / ".join(turns_of(i))) for i in items]
+    turns = [(realizer_of(i), t) for i in items for t in turns_of(i)]
     single_turn = collections.defaultdict(list)
     for i in items:
         if not i.get("history"):
@@ -139,12 +225,30 @@ def main():
     distinct = sum(1 for _, q in questions if counts[q] == 1) / len(questions)
     unique_strings = len(counts) / len(questions)
 
+    # The issue's measure: words other than entity names and numbers, i.e.
+    # the question with the chart's own strings cut out. Stricter measure
+    # above it: words found in no table of the suite at all.
+    own_text = chart_strings(args.suite)
+    used = set()
+    used_clean = set()
+    for i in items:
+        # The query's strings too: an unanswerable variant names an entity
+        # that no table holds.
+        asked = [t for t in entity_strings(i.get("query")) if len(t) > 1 and any(c.isalpha() for c in t)]
+        entities = own_text.get(i.get("chart_id"), []) + table_strings(args.suite, i.get("table_id")) + asked
+        entities.sort(key=len, reverse=True)
+        cut = [without_entities(t, entities) for t in turns_of(i)]
+        w = {x for t in cut for x in words(t)}
+        used |= w
+        if realizer_of(i) != "noisy":
+            used_clean |= w
+
     vocab = set()
     vocab_clean = set()
     per = collections.defaultdict(set)
     lengths = []
     per_len = collections.defaultdict(list)
-    for r, q in questions:
+    for r, q in turns:
         own = {w for w in words(q) if w not in entity}
         vocab |= own
         per[r] |= own
@@ -155,10 +259,12 @@ def main():
         per_len[r].append(n)
     lengths.sort()
 
-    print(f"suite: {args.suite}  set: {args.set}  items: {len(questions)}")
+    print(f"suite: {args.suite}  set: {args.set}  items: {len(questions)}  turns: {len(turns)}")
     print(f"entity/table words excluded: {len(entity)}")
-    print(f"vocabulary (realizers' own word types): {len(vocab)}")
-    print(f"vocabulary without noisy (no typo-minted words): {len(vocab_clean)}")
+    print(f"vocabulary (word types other than the chart's own strings and numbers): "
+          f"{len(used)}; without noisy: {len(used_clean)}")
+    print(f"vocabulary (word types in no table of the suite): {len(vocab)}; "
+          f"without noisy (no typo-minted words): {len(vocab_clean)}")
     print(f"distinct: {unique_strings:.1%} of strings are different; "
           f"{distinct:.1%} occur exactly once")
     print(

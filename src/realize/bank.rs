@@ -321,7 +321,7 @@ mod domain_tests {
             }
         }
         assert!(
-            from_domain > 160 && shared > 100,
+            from_domain > 250 && shared > 60,
             "{from_domain} / {shared}"
         );
     }

@@ -14,7 +14,7 @@ use super::bank::{Domain, rule};
 /// How often a rule the chart's domain words itself is taken from the
 /// domain rather than from the shared wording: often enough to colour the
 /// context, not so often that every question about money sounds alike.
-const DOMAIN_SHARE: f64 = 0.6;
+const DOMAIN_SHARE: f64 = 0.75;
 
 /// Rules nest a few levels at most; deeper means a cycle in the data.
 const MAX_DEPTH: usize = 8;
