@@ -20,8 +20,8 @@ pub use prediction::{Prediction, Usage};
 pub use query::Query;
 pub use scene::{BBox, LegendEntry, Mark, MarkKind, PanelScene, Scene, TextBox, Tick};
 pub use spec::{
-    Align, ChartKind, ChartSpec, DashboardPanel, GridLines, KpiTile, Layout, LegendOrder,
-    LegendPlacement, NamedColor, NumberStyle, PanelSpec, Style, TitlePlacement,
+    Align, ChartKind, ChartSpec, DashboardPanel, DateStyle, GridLines, KpiTile, Layout,
+    LegendOrder, LegendPlacement, NamedColor, NumberStyle, PanelSpec, Style, TitlePlacement,
 };
 pub use suite::{ChartRecord, SuiteManifest};
 pub use table::{Cell, Column, ColumnType, NumberFormat, Table, TableMeta};

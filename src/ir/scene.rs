@@ -61,6 +61,11 @@ pub struct Tick {
     /// Pixel position along the axis (x for the x axis, y for the y axis).
     pub pos: f32,
     pub bbox: BBox,
+    /// The index value the label prints, in the table's form (`2023-01` for
+    /// `Jan 2023`), when the printed text differs from it: how a printed
+    /// date maps back to its table label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -78,7 +83,8 @@ pub enum MarkKind {
 pub struct Mark {
     pub kind: MarkKind,
     pub series: String,
-    /// Category label (index label as printed); for scatter the point's label if any.
+    /// Category: the index label in the table's form (a tick or legend entry
+    /// records how it prints); for scatter the point's label if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub category: Option<String>,
     pub value: f64,
@@ -102,6 +108,10 @@ pub struct LegendEntry {
     pub label: String,
     pub color: NamedColor,
     pub bbox: BBox,
+    /// A pie's category in the table's form, when the printed label differs
+    /// (see [`Tick::category`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -125,6 +125,45 @@ pub enum NumberStyle {
     Scientific,
 }
 
+/// How date and period index labels are printed (axis labels, legends, slice
+/// names and the questions that name them). The table keeps its canonical
+/// value (`2023-01`, `2023-01-05`, `2023`, `2023 Q1`); see `spec::dates`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum DateStyle {
+    /// `2023-01`, `2023-01-05`, `2023`, `2023 Q1`: the table's own form.
+    #[default]
+    Iso,
+    /// `Jan 2023`, `5 Jan 2023`, `2023`, `Q1 2023`
+    MonthYear,
+    /// `Jan '23`, `5 Jan '23`, `'23`, `Q1 '23`
+    ShortYear,
+    /// `January 2023`, `5 January 2023`, `2023`, `Q1 2023`
+    FullMonth,
+    /// `Jan 2023`, `Jan 5, 2023`, `2023`, `Q1 2023`
+    MonthDay,
+    /// Years as fiscal years `FY2023`; other periods as `MonthYear`.
+    Fiscal,
+    /// Years as `FY23`; other periods as `ShortYear`.
+    FiscalShort,
+}
+
+impl DateStyle {
+    pub const ALL: [DateStyle; 7] = [
+        DateStyle::Iso,
+        DateStyle::MonthYear,
+        DateStyle::ShortYear,
+        DateStyle::FullMonth,
+        DateStyle::MonthDay,
+        DateStyle::Fiscal,
+        DateStyle::FiscalShort,
+    ];
+
+    pub fn is_iso(&self) -> bool {
+        *self == DateStyle::Iso
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum Align {
@@ -183,6 +222,10 @@ pub struct Style {
     /// Approximate number of value-axis ticks.
     pub tick_count: u32,
     pub number_style: NumberStyle,
+    /// How date and period index labels print. Left out of the JSON when
+    /// ISO, so specs (and chart ids) from before the option stay the same.
+    #[serde(skip_serializing_if = "DateStyle::is_iso")]
+    pub date_style: DateStyle,
     pub legend: LegendPlacement,
     pub legend_order: LegendOrder,
     pub data_labels: bool,
@@ -275,6 +318,7 @@ impl Default for Style {
             ticks_inward: false,
             tick_count: 6,
             number_style: NumberStyle::Thousands,
+            date_style: DateStyle::Iso,
             legend: LegendPlacement::Auto,
             legend_order: LegendOrder::Data,
             data_labels: false,

@@ -20,6 +20,7 @@ pub mod calibration;
 mod baseline;
 mod clutter;
 mod data_labels;
+mod date_format;
 mod font_family;
 mod font_size;
 mod kind_swap;

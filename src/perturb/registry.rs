@@ -14,6 +14,7 @@ static CHART: &[&dyn Perturbation] = &[
     &super::legend_reordered::LegendReordered,
     &super::tick_density::TickDensity,
     &super::tick_format::TickFormat,
+    &super::date_format::DateFormat,
     &super::baseline::Baseline,
     &super::log_scale::LogScale,
     &super::orientation::Orientation,

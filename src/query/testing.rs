@@ -243,6 +243,7 @@ fn panel_scene(index: usize, row: u32, col: u32, area: BBox, p: &PanelSpec) -> P
                     value: None,
                     pos,
                     bbox: text_box(c, pos, plot.bottom() + 4.0).bbox,
+                    category: None,
                 }
             })
             .collect();
@@ -258,6 +259,7 @@ fn panel_scene(index: usize, row: u32, col: u32, area: BBox, p: &PanelSpec) -> P
                     label,
                     value: Some(v),
                     pos,
+                    category: None,
                 }
             })
             .collect();
@@ -270,6 +272,7 @@ fn panel_scene(index: usize, row: u32, col: u32, area: BBox, p: &PanelSpec) -> P
                 label: c.clone(),
                 color: palette[i % palette.len()].clone(),
                 bbox: text_box(c, plot.right() - 80.0, plot.y + 16.0 * i as f32).bbox,
+                category: None,
             })
             .collect()
     } else if cols.len() > 1 {
@@ -279,6 +282,7 @@ fn panel_scene(index: usize, row: u32, col: u32, area: BBox, p: &PanelSpec) -> P
                 label: c.name.clone(),
                 color: palette[i % palette.len()].clone(),
                 bbox: text_box(&c.name, plot.right() - 80.0, plot.y + 16.0 * i as f32).bbox,
+                category: None,
             })
             .collect()
     } else {

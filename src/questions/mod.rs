@@ -489,6 +489,36 @@ fn conversation(
     Some(Query::Conversation { turns })
 }
 
+/// Options and claims that name a period (the answer is a month, a year, a
+/// quarter) name it as the chart prints it (`Jan 2023`, not `2023-01`);
+/// executors and readers match them to the period (`query::wrappers::states`).
+fn printed_periods(query: Query, spec: &ChartSpec, scene: &Scene) -> Query {
+    use crate::spec::dates::{IndexDates, Period};
+    let Some(panel) = spec.panels().get(query.panel()).copied() else {
+        return query;
+    };
+    let dates = IndexDates::of_panel(panel);
+    let names_period = |base: &Query| match execute(base, spec, scene) {
+        Ok(Answer::Year { .. }) => true,
+        Ok(Answer::Text { value }) => Period::from_label(&value).is_some(),
+        _ => false,
+    };
+    if dates.is_iso() {
+        return query;
+    }
+    match query {
+        Query::MultipleChoice { base, options } if names_period(&base) => Query::MultipleChoice {
+            options: options.iter().map(|o| dates.print(o)).collect(),
+            base,
+        },
+        Query::FactCheck { base, claim } if names_period(&base) => Query::FactCheck {
+            claim: dates.print(&claim),
+            base,
+        },
+        other => other,
+    }
+}
+
 /// Executes, then words a query canonically; None when refused.
 fn finalize(
     query: Query,
@@ -498,6 +528,7 @@ fn finalize(
     seed: u64,
     realizer: &str,
 ) -> Option<Question> {
+    let query = printed_periods(query, spec, scene);
     let answer = execute(&query, spec, scene).ok()?;
     let kind: AnswerKind = answer_kind(&query, &answer);
     let choices = match &query {

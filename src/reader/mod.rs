@@ -377,7 +377,9 @@ fn consistent(truth: &Value, option: &str) -> bool {
         Value::Num(iv) => parse_printed(o)
             .is_some_and(|(c, step)| c >= iv.lo - step / 2.0 && c <= iv.hi + step / 2.0),
         Value::Count(lo, hi) => o.parse::<usize>().is_ok_and(|n| (*lo..=*hi).contains(&n)),
-        Value::Cat(s) | Value::Text(s) => s.trim().eq_ignore_ascii_case(o),
+        Value::Cat(s) | Value::Text(s) => {
+            s.trim().eq_ignore_ascii_case(o) || crate::spec::dates::names_period(o, s)
+        }
         Value::YesNo(b) => o.eq_ignore_ascii_case(if *b { "yes" } else { "no" }),
         Value::TrueFalse(b) => o.eq_ignore_ascii_case(if *b { "true" } else { "false" }),
         Value::Letter(c) => o.eq_ignore_ascii_case(&c.to_string()),

@@ -11,6 +11,7 @@ use crate::ir::{
     Align, BBox, ChartKind, GridLines, LegendPlacement, Mark, MarkKind, NamedColor, NumberFormat,
     PanelScene, PanelSpec, Style, TextBox, Tick,
 };
+use crate::spec::dates::IndexDates;
 use crate::spec::format::{decimals_for, format_number, log_ticks, nice_ticks, ticks_from};
 
 type Cand = (f32, f32, Align, String);
@@ -185,6 +186,11 @@ fn draw_once(
     let kind = panel.kind;
     let table = &panel.table;
     let cats = table.category_labels();
+    // Index labels as printed (`Jan 2023` for `2023-01`); marks keep `cats`.
+    let dates = IndexDates::of_panel(panel);
+    let shown = dates.labels(table);
+    // The table's label a printed one stands for, where the two differ.
+    let source = |i: usize| (shown[i] != cats[i]).then(|| cats[i].clone());
     let n = cats.len();
     let log = st.log_scale;
     let series: Vec<Series> = panel
@@ -244,6 +250,7 @@ fn draw_once(
                 .enumerate()
                 .map(|(i, s)| LegendItem {
                     label: s.name.clone(),
+                    category: None,
                     color: s.color.clone(),
                     swatch: if kind == ChartKind::Line {
                         Swatch::Line {
@@ -512,7 +519,8 @@ fn draw_once(
     // Horizontal bars: categories on the left.
     let max_cat_w = inner.w * 0.36;
     let hcat_labels: Vec<String> = if horizontal {
-        cats.iter()
+        shown
+            .iter()
             .map(|c| truncate(c, &st.font_family, st.tick_size, false, max_cat_w))
             .collect()
     } else {
@@ -540,7 +548,7 @@ fn draw_once(
     // A time axis prints flat labels at round times, spaced to fit.
     if !horizontal && !xy && n > 0 && !frame.hide_x_labels && time.is_none() {
         let slot = plot_w / n as f32;
-        let widths: Vec<f32> = cats
+        let widths: Vec<f32> = shown
             .iter()
             .map(|c| text_width(c, &st.font_family, st.tick_size, false))
             .collect();
@@ -548,7 +556,7 @@ fn draw_once(
         if max_w <= slot - 6.0 {
             cat_mode = CatMode::Flat;
         } else {
-            let wrapped: Vec<(Vec<String>, bool)> = cats
+            let wrapped: Vec<(Vec<String>, bool)> = shown
                 .iter()
                 .map(|c| wrap(c, &st.font_family, st.tick_size, false, slot - 6.0, 2))
                 .collect();
@@ -557,7 +565,7 @@ fn draw_once(
                 cat_mode = CatMode::Wrapped(wrapped.into_iter().map(|(l, _)| l).collect());
             } else {
                 let max_label_w = (bottom - top) * 0.35 / std::f32::consts::FRAC_1_SQRT_2;
-                let labels: Vec<String> = cats
+                let labels: Vec<String> = shown
                     .iter()
                     .map(|c| {
                         truncate(
@@ -649,13 +657,14 @@ fn draw_once(
             plot.x + slot * (at + 0.5)
         }
     };
-    // Printed times of a time axis, as (pixel x, label).
+    // Times of a time axis, as (pixel x, table-form label); spaced by
+    // their printed widths.
     let time_ticks: Vec<(f32, String)> = time
         .as_ref()
         .map(|t| {
             let gap = st.tick_size.max(8.0);
             t.ticks(slot, gap, |l| {
-                text_width(l, &st.font_family, st.tick_size, false)
+                text_width(&dates.print(l), &st.font_family, st.tick_size, false)
             })
             .into_iter()
             .map(|(at, label)| (plot.x + slot * (at + 0.5), label))
@@ -1065,7 +1074,7 @@ fn draw_once(
                         (x - rad - 3.0, cy, Align::Right, c.clone()),
                         (x, y - rad - vls - 2.0, Align::Center, c.clone()),
                     ];
-                    label_jobs.push((idx, cat.clone(), cands));
+                    label_jobs.push((idx, shown[r].clone(), cands));
                 }
             }
         }
@@ -1144,6 +1153,7 @@ fn draw_once(
                 value: None,
                 pos: y,
                 bbox,
+                category: source(i),
             });
         }
         // Bottom-to-top order.
@@ -1165,6 +1175,7 @@ fn draw_once(
                 value: Some(*v),
                 pos: y,
                 bbox,
+                category: None,
             });
         }
     }
@@ -1207,11 +1218,14 @@ fn draw_once(
                 value: Some(*v),
                 pos: x,
                 bbox,
+                category: None,
             });
         }
     } else if time.is_some() {
         let mut last_right = f32::MIN;
-        for (x, label) in &time_ticks {
+        for (x, time_label) in &time_ticks {
+            let printed = dates.print(time_label);
+            let label = &printed;
             let mut spec = tick_spec(st, label, *x, ty, Align::Center);
             // Keep edge labels inside the figure: align them to the edge instead.
             let (fx0, fx1) = (frame.rect.x + 2.0, frame.rect.right() - 2.0);
@@ -1235,10 +1249,11 @@ fn draw_once(
                 value: None,
                 pos: *x,
                 bbox,
+                category: (printed != *time_label).then(|| time_label.clone()),
             });
         }
     } else {
-        for (i, cat) in cats.iter().enumerate() {
+        for (i, cat) in shown.iter().enumerate() {
             let x = cat_center(i);
             let shown = match &cat_mode {
                 CatMode::Rotated { step, .. } => i % step == 0,
@@ -1279,6 +1294,7 @@ fn draw_once(
                 value: None,
                 pos: x,
                 bbox,
+                category: source(i),
             });
         }
     }

@@ -4,6 +4,7 @@
 //! files under `templates/themes/` deserializing into [`Style`]; any style
 //! field can be overridden by name with [`set_style`].
 
+pub mod dates;
 pub mod format;
 mod themes;
 
@@ -90,6 +91,9 @@ pub fn set_style(style: &mut Style, key: &str, value: &str) -> Result<(), SpecEr
         unreachable!("Style serializes to an object")
     };
     let key = key.trim();
+    // Keys left out of the JSON at their default are still keys.
+    map.entry("date_style")
+        .or_insert_with(|| Value::String("iso".into()));
     if !map.contains_key(key) {
         return Err(SpecError::UnknownKey {
             key: key.into(),
@@ -831,6 +835,8 @@ mod tests {
         assert!(s.data_labels);
         set_style(&mut s, "number_style", "short").unwrap();
         assert_eq!(s.number_style, crate::ir::NumberStyle::Short);
+        set_style(&mut s, "date_style", "short_year").unwrap();
+        assert_eq!(s.date_style, crate::ir::DateStyle::ShortYear);
         set_style(&mut s, "title_size", "24").unwrap();
         assert_eq!(s.title_size, 24.0);
         set_style(&mut s, "background", "#000000").unwrap();
