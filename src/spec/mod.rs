@@ -911,7 +911,8 @@ fn slug(s: &str) -> String {
 pub fn kpis_for(table: &Table, style: &Style, max: usize) -> Vec<KpiTile> {
     use format::format_number;
     let ordered = is_ordered_index(table);
-    let labels = table.category_labels();
+    // Periods as the dashboard's charts print them.
+    let labels = dates::IndexDates::of(table, style.date_style).labels(table);
     numeric_series(table)
         .into_iter()
         .take(max)

@@ -8,6 +8,7 @@ mod support;
 
 mod browse_stats;
 mod composites;
+mod date_formats;
 mod demo;
 mod furniture;
 mod fuzz_process;
