@@ -498,14 +498,14 @@ fn printed_periods(query: Query, spec: &ChartSpec, scene: &Scene) -> Query {
         return query;
     };
     let dates = IndexDates::of_panel(panel);
+    if dates.is_iso() {
+        return query;
+    }
     let names_period = |base: &Query| match execute(base, spec, scene) {
         Ok(Answer::Year { .. }) => true,
         Ok(Answer::Text { value }) => Period::from_label(&value).is_some(),
         _ => false,
     };
-    if dates.is_iso() {
-        return query;
-    }
     match query {
         Query::MultipleChoice { base, options } if names_period(&base) => Query::MultipleChoice {
             options: options.iter().map(|o| dates.print(o)).collect(),
