@@ -243,6 +243,10 @@ pub fn base_slots(query: &Query, spec: &ChartSpec) -> Option<(String, Slots)> {
             put("category", category);
             "paragraph_difference".into()
         }
+        Query::CountAboveReference { series, .. } => {
+            put("series", series);
+            "count_above_reference".into()
+        }
         Query::KpiValue { label } => {
             put("kpi", label);
             "kpi_value".into()
