@@ -352,6 +352,61 @@ pub struct PanelSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub y_label: Option<String>,
     pub style: Style,
+    /// A reference line, highlighted mark, shaded interval or callout drawn
+    /// on a cartesian panel; None draws none (and keeps older specs' ids).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotation: Option<Annotation>,
+}
+
+/// What an annotation marks, as news, report and paper figures mark it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum AnnotationMark {
+    /// A dashed horizontal line at `value` on the value axis with a printed
+    /// label such as "Average: 42.5" or "Target 50" (the value printed with
+    /// `decimals` decimals).
+    ReferenceLine {
+        value: f64,
+        decimals: u8,
+        label: String,
+    },
+    /// One bar of a single-series chart in the accent colour, the others muted.
+    Highlight { category: String },
+    /// A shaded band over the categories `from` to `to` (index labels,
+    /// inclusive), labelled `label` ("Recession").
+    Band {
+        from: String,
+        to: String,
+        label: String,
+    },
+    /// A short label (`text`, e.g. "Peak") with an arrow pointing at one mark.
+    Callout {
+        series: String,
+        category: String,
+        text: String,
+    },
+}
+
+impl AnnotationMark {
+    pub fn name(&self) -> &'static str {
+        match self {
+            AnnotationMark::ReferenceLine { .. } => "reference_line",
+            AnnotationMark::Highlight { .. } => "highlight",
+            AnnotationMark::Band { .. } => "band",
+            AnnotationMark::Callout { .. } => "callout",
+        }
+    }
+}
+
+/// An annotation and where its label goes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Annotation {
+    #[serde(flatten)]
+    pub mark: AnnotationMark,
+    /// The label drawn at its alternative place (the other end of a
+    /// reference line, the foot of a band, the other side of a callout's mark).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub moved: bool,
 }
 
 /// A KPI tile on a dashboard: a big number with a caption.

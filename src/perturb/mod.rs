@@ -17,6 +17,8 @@ mod util;
 
 pub mod calibration;
 
+mod annotation_moved;
+mod annotation_removed;
 mod baseline;
 mod clutter;
 mod data_labels;

@@ -81,6 +81,7 @@ pub fn panel(table: &Table, kind: ChartKind) -> PanelSpec {
         x_label: table.meta.x_label.clone(),
         y_label: table.meta.y_label.clone(),
         style: Style::default(),
+        annotation: None,
     }
 }
 
@@ -316,6 +317,7 @@ fn panel_scene(index: usize, row: u32, col: u32, area: BBox, p: &PanelSpec) -> P
         marks,
         legend,
         direct_labels: Vec::new(),
+        annotation: None,
     }
 }
 

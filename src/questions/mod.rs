@@ -265,6 +265,34 @@ fn descriptive_query(
 /// Share of factoid questions about a chart with a known source that ask
 /// for it.
 const SOURCE_QUESTION_SHARE: f64 = 0.08;
+/// How often an annotated chart's factoid asks about each of its annotation's
+/// families: annotations are few, so their questions come often where drawn.
+const ANNOTATION_QUESTION_SHARE: f64 = 0.25;
+
+/// The annotation questions a chart's first panel supports, by what it draws.
+fn annotation_queries(spec: &ChartSpec, scene: &Scene) -> Vec<Query> {
+    let Some(a) = scene.panels.first().and_then(|p| p.annotation.as_ref()) else {
+        return Vec::new();
+    };
+    let panel = 0;
+    match a.kind.as_str() {
+        "reference_line" => {
+            let mut out = vec![Query::ReferenceValue { panel }];
+            // The count over the first drawn series.
+            if let Some(series) = spec.panels().first().and_then(|p| p.series.first()) {
+                out.push(Query::CountAboveReference {
+                    panel,
+                    series: series.clone(),
+                });
+            }
+            out
+        }
+        "highlight" => vec![Query::Highlighted { panel }],
+        "band" => vec![Query::ShadedPeriod { panel }],
+        "callout" => vec![Query::CalloutTarget { panel }],
+        _ => Vec::new(),
+    }
+}
 
 /// Whether the chart's data has a source (printed or not).
 fn names_a_source(spec: &ChartSpec) -> bool {
@@ -600,6 +628,22 @@ fn build(
                 };
                 if allowed(opts, family)
                     && matches!(execute(&query, spec, scene), Ok(Answer::Text { .. }))
+                    && seed::rng(item_seed, &[chart_id, family]).random_bool(share)
+                {
+                    return finalize(query, ty, spec, scene, item_seed, "canonical");
+                }
+            }
+            // Questions about the annotation a chart draws (never asked of
+            // charts without one), each family on its own random stream.
+            for query in annotation_queries(spec, scene) {
+                let family = family(&query);
+                let share = if opts.families.iter().any(|f| f == family) {
+                    0.5
+                } else {
+                    ANNOTATION_QUESTION_SHARE
+                };
+                if allowed(opts, family)
+                    && matches!(execute(&query, spec, scene), Ok(a) if a != Answer::Unanswerable)
                     && seed::rng(item_seed, &[chart_id, family]).random_bool(share)
                 {
                     return finalize(query, ty, spec, scene, item_seed, "canonical");

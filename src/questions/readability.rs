@@ -687,6 +687,7 @@ mod tests {
                 marks,
                 legend: Vec::new(),
                 direct_labels: Vec::new(),
+                annotation: None,
             }],
             kpis: Vec::new(),
             paragraph: None,

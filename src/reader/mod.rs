@@ -13,6 +13,7 @@
 //! printed and pixel positions. Descriptive and paragraph questions, whose
 //! answer is printed text, are answered once the text involved is legible.
 
+mod annotation;
 mod axis;
 mod data;
 mod interval;
@@ -285,6 +286,30 @@ fn evaluate(
             let half = 0.5 * 10f64.powi(-i32::from(decimals));
             let chart = panel_sight(*panel, scene, view, edit)?.cell(series, category)?;
             Ok(Value::Num(Interval::around(value, half) - chart))
+        }
+        Query::CountAboveReference { panel, series } => {
+            let sight = panel_sight(*panel, scene, view, edit)?;
+            let p = scene
+                .panels
+                .iter()
+                .find(|p| p.index == *panel)
+                .ok_or_else(|| unreadable("unsupported", format!("no panel {panel}")))?;
+            let threshold = annotation::reference_threshold(p, view)?;
+            let count = Query::CountThreshold {
+                panel: *panel,
+                series: series.clone(),
+                threshold,
+                above: true,
+            };
+            data::evaluate(&count, &sight)
+        }
+        q if crate::query::annotation::is_annotation(q) => {
+            let p = scene
+                .panels
+                .iter()
+                .find(|p| p.index == q.panel())
+                .ok_or_else(|| unreadable("unsupported", format!("no panel {}", q.panel())))?;
+            annotation::evaluate(q, p, view)
         }
         q if crate::query::is_descriptive(q)
             || matches!(

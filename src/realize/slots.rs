@@ -251,6 +251,10 @@ pub fn base_slots(query: &Query, spec: &ChartSpec) -> Option<(String, Slots)> {
             put("category", &cat(category));
             "paragraph_difference".into()
         }
+        Query::CountAboveReference { series, .. } => {
+            put("series", series);
+            "count_above_reference".into()
+        }
         Query::KpiValue { label } => {
             put("kpi", label);
             "kpi_value".into()

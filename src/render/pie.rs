@@ -95,6 +95,7 @@ pub fn draw(
         marks: Vec::new(),
         legend: Vec::new(),
         direct_labels: Vec::new(),
+        annotation: None,
     };
     let inner = inset(frame.rect, st.margin as f32);
     let (title, subtitle, title_h) = draw_titles(

@@ -4,6 +4,7 @@
 //! files under `templates/themes/` deserializing into [`Style`]; any style
 //! field can be overridden by name with [`set_style`].
 
+pub mod annotation;
 pub mod dates;
 pub mod format;
 mod themes;
@@ -686,6 +687,7 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
         x_label,
         y_label,
         style: style.clone(),
+        annotation: None,
     })
 }
 

@@ -6,6 +6,7 @@ mod fuzz_support;
 mod run_support;
 mod support;
 
+mod annotations;
 mod browse_stats;
 mod composites;
 mod date_formats;
