@@ -14,6 +14,7 @@ use chartstress::spec::{self, LayoutRequest};
   chartstress render fixtures/energy_mix.csv --kind stacked_area --theme dark -o out/energy.png
   chartstress render data.csv --theme newsprint --set data_labels=true --set number_style=short -o out/a.png
   chartstress render data.csv --layout grid:2x2 -o out/grid.png
+  chartstress render fixtures/fruit_sales.csv --kind bar --annotation reference_line -o out/ref.png
   chartstress render data.csv --layout dashboard --width 1400 --height 1000 -o out/dash.png
 
 Writes OUT.png, OUT.svg and OUT.scene.json (what was drawn, in PNG pixels).
@@ -43,6 +44,10 @@ pub struct Args {
     /// Image height in pixels.
     #[arg(long)]
     pub height: Option<u32>,
+    /// Draw an annotation on a single bar, grouped-bar or line chart:
+    /// reference_line, highlight, band or callout (when the data fits it).
+    #[arg(long)]
+    pub annotation: Option<String>,
     /// Output PNG path; the SVG and scene are written next to it.
     #[arg(short, long)]
     pub output: PathBuf,
@@ -69,6 +74,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let layout: LayoutRequest = args.layout.parse()?;
     let mut chart = spec::figure(&table, layout, kind, &style)
         .with_context(|| format!("{}", args.table.display()))?;
+    if let Some(name) = &args.annotation {
+        if !spec::annotation::NAMES.contains(&name.as_str()) {
+            bail!(
+                "unknown annotation {name:?} (known: {})",
+                spec::annotation::NAMES.join(", ")
+            );
+        }
+        for panel in chart.panels_mut() {
+            panel.annotation = spec::annotation::named(panel, name);
+            if panel.annotation.is_none() || !spec::annotation::annotates(panel.kind) {
+                bail!(
+                    "a {} chart of {} cannot carry a {name} annotation",
+                    panel.kind.name(),
+                    table.id
+                );
+            }
+        }
+    }
     if let Some(w) = args.width {
         chart.width = w;
     }

@@ -18,10 +18,13 @@ pub use answer::{Answer, AnswerKind};
 pub use item::{Change, Item, Perturbation, QuestionType, Realization, SetName, Turn};
 pub use prediction::{Prediction, Usage};
 pub use query::Query;
-pub use scene::{BBox, LegendEntry, Mark, MarkKind, PanelScene, Scene, TextBox, Tick};
+pub use scene::{
+    AnnotationScene, BBox, LegendEntry, Mark, MarkKind, PanelScene, Scene, TextBox, Tick,
+};
 pub use spec::{
-    Align, ChartKind, ChartSpec, DashboardPanel, GridLines, KpiTile, Layout, LegendOrder,
-    LegendPlacement, NamedColor, NumberStyle, PanelSpec, Style, TitlePlacement,
+    Align, Annotation, AnnotationMark, ChartKind, ChartSpec, DashboardPanel, DateStyle, GridLines,
+    KpiTile, Layout, LegendOrder, LegendPlacement, NamedColor, NumberStyle, PanelSpec, Style,
+    TitlePlacement,
 };
 pub use suite::{ChartRecord, SuiteManifest};
 pub use table::{Cell, Column, ColumnType, NumberFormat, Table, TableMeta};

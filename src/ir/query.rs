@@ -272,6 +272,27 @@ pub enum Query {
     Note {
         panel: PanelIndex,
     },
+    /// The value the dashed reference line marks, as its label prints it.
+    ReferenceValue {
+        panel: PanelIndex,
+    },
+    /// How many of `series`' values lie above the reference line.
+    CountAboveReference {
+        panel: PanelIndex,
+        series: String,
+    },
+    /// The category drawn in the accent colour while the others are muted.
+    Highlighted {
+        panel: PanelIndex,
+    },
+    /// The first and last index labels of the shaded band.
+    ShadedPeriod {
+        panel: PanelIndex,
+    },
+    /// The category of the mark the callout's arrow points at.
+    CalloutTarget {
+        panel: PanelIndex,
+    },
     /// A question brought from another benchmark with its human-written
     /// wording and gold (`import-benchmark`): there is nothing to execute,
     /// so the gold is the benchmark's and no stage may reword it.
@@ -376,7 +397,12 @@ impl Query {
             | Query::TickCount { panel }
             | Query::Source { panel }
             | Query::Subtitle { panel }
-            | Query::Note { panel } => *panel,
+            | Query::Note { panel }
+            | Query::ReferenceValue { panel }
+            | Query::CountAboveReference { panel, .. }
+            | Query::Highlighted { panel }
+            | Query::ShadedPeriod { panel }
+            | Query::CalloutTarget { panel } => *panel,
             _ => 0,
         }
     }

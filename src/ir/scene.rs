@@ -61,6 +61,11 @@ pub struct Tick {
     /// Pixel position along the axis (x for the x axis, y for the y axis).
     pub pos: f32,
     pub bbox: BBox,
+    /// The index value the label prints, in the table's form (`2023-01` for
+    /// `Jan 2023`), when the printed text differs from it: how a printed
+    /// date maps back to its table label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -78,7 +83,8 @@ pub enum MarkKind {
 pub struct Mark {
     pub kind: MarkKind,
     pub series: String,
-    /// Category label (index label as printed); for scatter the point's label if any.
+    /// Category: the index label in the table's form (a tick or legend entry
+    /// records how it prints); for scatter the point's label if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub category: Option<String>,
     pub value: f64,
@@ -102,6 +108,10 @@ pub struct LegendEntry {
     pub label: String,
     pub color: NamedColor,
     pub bbox: BBox,
+    /// A pie's category in the table's form, when the printed label differs
+    /// (see [`Tick::category`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -134,6 +144,38 @@ pub struct PanelScene {
     /// Series names drawn as direct labels instead of a legend.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub direct_labels: Vec<TextBox>,
+    /// The annotation drawn on the panel, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotation: Option<AnnotationScene>,
+}
+
+/// An annotation as drawn: its kind, printed label, pixel geometry and what
+/// it means in the data.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnnotationScene {
+    /// `reference_line`, `highlight`, `band` or `callout`.
+    pub kind: String,
+    /// The printed label (none for a highlight).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<TextBox>,
+    /// The line, the shaded band, the arrow (tail to tip) or the highlighted mark.
+    pub bbox: BBox,
+    /// The value a reference line marks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<f64>,
+    /// The series and category of the mark highlighted or pointed at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub series: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    /// First and last index labels a band covers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    /// Where a callout's arrow ends (pixel x, y).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tip: Option<(f32, f32)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -125,6 +125,45 @@ pub enum NumberStyle {
     Scientific,
 }
 
+/// How date and period index labels are printed (axis labels, legends, slice
+/// names and the questions that name them). The table keeps its canonical
+/// value (`2023-01`, `2023-01-05`, `2023`, `2023 Q1`); see `spec::dates`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum DateStyle {
+    /// `2023-01`, `2023-01-05`, `2023`, `2023 Q1`: the table's own form.
+    #[default]
+    Iso,
+    /// `Jan 2023`, `5 Jan 2023`, `2023`, `Q1 2023`
+    MonthYear,
+    /// `Jan '23`, `5 Jan '23`, `'23`, `Q1 '23`
+    ShortYear,
+    /// `January 2023`, `5 January 2023`, `2023`, `Q1 2023`
+    FullMonth,
+    /// `Jan 2023`, `Jan 5, 2023`, `2023`, `Q1 2023`
+    MonthDay,
+    /// Years as fiscal years `FY2023`; other periods as `MonthYear`.
+    Fiscal,
+    /// Years as `FY23`; other periods as `ShortYear`.
+    FiscalShort,
+}
+
+impl DateStyle {
+    pub const ALL: [DateStyle; 7] = [
+        DateStyle::Iso,
+        DateStyle::MonthYear,
+        DateStyle::ShortYear,
+        DateStyle::FullMonth,
+        DateStyle::MonthDay,
+        DateStyle::Fiscal,
+        DateStyle::FiscalShort,
+    ];
+
+    pub fn is_iso(&self) -> bool {
+        *self == DateStyle::Iso
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum Align {
@@ -183,6 +222,10 @@ pub struct Style {
     /// Approximate number of value-axis ticks.
     pub tick_count: u32,
     pub number_style: NumberStyle,
+    /// How date and period index labels print. Left out of the JSON when
+    /// ISO, so specs (and chart ids) from before the option stay the same.
+    #[serde(skip_serializing_if = "DateStyle::is_iso")]
+    pub date_style: DateStyle,
     pub legend: LegendPlacement,
     pub legend_order: LegendOrder,
     pub data_labels: bool,
@@ -275,6 +318,7 @@ impl Default for Style {
             ticks_inward: false,
             tick_count: 6,
             number_style: NumberStyle::Thousands,
+            date_style: DateStyle::Iso,
             legend: LegendPlacement::Auto,
             legend_order: LegendOrder::Data,
             data_labels: false,
@@ -308,6 +352,61 @@ pub struct PanelSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub y_label: Option<String>,
     pub style: Style,
+    /// A reference line, highlighted mark, shaded interval or callout drawn
+    /// on a cartesian panel; None draws none (and keeps older specs' ids).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotation: Option<Annotation>,
+}
+
+/// What an annotation marks, as news, report and paper figures mark it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum AnnotationMark {
+    /// A dashed horizontal line at `value` on the value axis with a printed
+    /// label such as "Average: 42.5" or "Target 50" (the value printed with
+    /// `decimals` decimals).
+    ReferenceLine {
+        value: f64,
+        decimals: u8,
+        label: String,
+    },
+    /// One bar of a single-series chart in the accent colour, the others muted.
+    Highlight { category: String },
+    /// A shaded band over the categories `from` to `to` (index labels,
+    /// inclusive), labelled `label` ("Recession").
+    Band {
+        from: String,
+        to: String,
+        label: String,
+    },
+    /// A short label (`text`, e.g. "Peak") with an arrow pointing at one mark.
+    Callout {
+        series: String,
+        category: String,
+        text: String,
+    },
+}
+
+impl AnnotationMark {
+    pub fn name(&self) -> &'static str {
+        match self {
+            AnnotationMark::ReferenceLine { .. } => "reference_line",
+            AnnotationMark::Highlight { .. } => "highlight",
+            AnnotationMark::Band { .. } => "band",
+            AnnotationMark::Callout { .. } => "callout",
+        }
+    }
+}
+
+/// An annotation and where its label goes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Annotation {
+    #[serde(flatten)]
+    pub mark: AnnotationMark,
+    /// The label drawn at its alternative place (the other end of a
+    /// reference line, the foot of a band, the other side of a callout's mark).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub moved: bool,
 }
 
 /// A KPI tile on a dashboard: a big number with a caption.

@@ -71,6 +71,11 @@ impl Occupied {
             boxes.extend(p.x_ticks.iter().chain(&p.y_ticks).map(|t| t.bbox));
             boxes.extend(p.legend.iter().map(|e| e.bbox));
             boxes.extend(p.direct_labels.iter().map(|t| t.bbox));
+            // An annotation's label and its line, band or arrow.
+            if let Some(a) = &p.annotation {
+                boxes.push(a.bbox);
+                boxes.extend(a.label.as_ref().map(|l| l.bbox));
+            }
             for m in &p.marks {
                 boxes.push(m.bbox);
                 boxes.extend(m.label.as_ref().map(|l| l.bbox));

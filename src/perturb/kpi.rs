@@ -68,7 +68,8 @@ fn exact_style(style: &Style) -> NumberStyle {
 /// Candidate tiles of one table, most telling first.
 pub fn table_tiles(table: &Table, style: &Style) -> Vec<KpiTile> {
     let ordered = crate::spec::is_ordered_index(table);
-    let labels = table.category_labels();
+    // Periods as the dashboard's charts print them.
+    let labels = crate::spec::dates::IndexDates::of(table, style.date_style).labels(table);
     let ns = exact_style(style);
     let mut latest = Vec::new();
     let mut extremes = Vec::new();

@@ -17,9 +17,12 @@ mod util;
 
 pub mod calibration;
 
+mod annotation_moved;
+mod annotation_removed;
 mod baseline;
 mod clutter;
 mod data_labels;
+mod date_format;
 mod font_family;
 mod font_size;
 mod kind_swap;

@@ -14,6 +14,7 @@ static CHART: &[&dyn Perturbation] = &[
     &super::legend_reordered::LegendReordered,
     &super::tick_density::TickDensity,
     &super::tick_format::TickFormat,
+    &super::date_format::DateFormat,
     &super::baseline::Baseline,
     &super::log_scale::LogScale,
     &super::orientation::Orientation,
@@ -21,6 +22,8 @@ static CHART: &[&dyn Perturbation] = &[
     &super::subplots::Subplots,
     &super::dashboard::Dashboard,
     &super::clutter::Clutter,
+    &super::annotation_removed::AnnotationRemoved,
+    &super::annotation_moved::AnnotationMoved,
     &super::jpeg::Jpeg,
     &super::blur::Blur,
     &super::noise::Noise,
@@ -255,12 +258,19 @@ mod tests {
             themes: &themes,
             distractors: &[],
         };
-        let specs: Vec<ChartSpec> = vec![
+        let mut specs: Vec<ChartSpec> = vec![
             testing::bar(),
             testing::grouped_years(),
             testing::shares(),
             testing::lines(),
         ];
+        // Annotation perturbations need an annotated chart.
+        for name in crate::spec::annotation::NAMES {
+            let mut spec = testing::bar();
+            let panel = &mut spec.panels_mut()[0];
+            panel.annotation = crate::spec::annotation::named(panel, name);
+            specs.push(spec);
+        }
         // Layout perturbations need distractor tables: tests/integration/perturb.rs covers them.
         for p in CHART
             .iter()

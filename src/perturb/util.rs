@@ -244,6 +244,7 @@ pub mod testing {
                     y_label: None,
                     table,
                     style,
+                    annotation: None,
                 },
             },
         }

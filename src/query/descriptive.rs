@@ -369,6 +369,7 @@ mod tests {
             value,
             pos: 0.0,
             bbox: BBox::default(),
+            category: None,
         }
     }
 

@@ -6,6 +6,7 @@
 //! trends, crossings at a tick, missing cells, values that round ambiguously),
 //! so no question with a disputable answer is ever emitted.
 
+pub mod annotation;
 mod data;
 mod descriptive;
 pub mod paragraph;
@@ -121,6 +122,10 @@ pub fn execute(query: &Query, spec: &ChartSpec, scene: &Scene) -> Result<Answer,
             let ctx = panel_ctx(query.panel(), spec, scene)?;
             paragraph::execute(query, &ctx, spec)
         }
+        q if annotation::is_annotation(q) => {
+            let ctx = panel_ctx(q.panel(), spec, scene)?;
+            annotation::execute(q, &ctx)
+        }
         q if is_descriptive(q) => {
             let ctx = panel_ctx(q.panel(), spec, scene)?;
             descriptive::execute(q, &ctx, scene)
@@ -157,6 +162,10 @@ pub fn is_descriptive(query: &Query) -> bool {
             | Query::Source { .. }
             | Query::Subtitle { .. }
             | Query::Note { .. }
+            | Query::ReferenceValue { .. }
+            | Query::Highlighted { .. }
+            | Query::ShadedPeriod { .. }
+            | Query::CalloutTarget { .. }
     )
 }
 
@@ -213,6 +222,17 @@ pub const DESCRIPTIVE_FAMILIES: &[&str] = &[
     "kpi_value",
 ];
 
+/// Families about a chart's annotation, asked only of charts that draw one:
+/// the reference line's value, how many values lie above it, the highlighted
+/// category, the shaded period, the mark a callout points at.
+pub const ANNOTATION_FAMILIES: &[&str] = &[
+    "reference_value",
+    "count_above_reference",
+    "highlighted",
+    "shaded_period",
+    "callout_target",
+];
+
 /// Every family name, data families first (`source` is descriptive too, but
 /// only asked about charts that print one).
 pub static FAMILIES: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
@@ -221,6 +241,7 @@ pub static FAMILIES: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLoc
         PARAGRAPH_FAMILIES,
         DESCRIPTIVE_FAMILIES,
         &["source", "subtitle", "note"],
+        ANNOTATION_FAMILIES,
     ]
     .concat()
 });
@@ -294,6 +315,11 @@ pub fn family(query: &Query) -> &'static str {
         Query::Source { .. } => "source",
         Query::Subtitle { .. } => "subtitle",
         Query::Note { .. } => "note",
+        Query::ReferenceValue { .. } => "reference_value",
+        Query::CountAboveReference { .. } => "count_above_reference",
+        Query::Highlighted { .. } => "highlighted",
+        Query::ShadedPeriod { .. } => "shaded_period",
+        Query::CalloutTarget { .. } => "callout_target",
         Query::Imported { .. } => "imported",
         // An empty conversation has no base; report it as such.
         Query::MultipleChoice { .. }

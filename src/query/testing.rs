@@ -81,6 +81,7 @@ pub fn panel(table: &Table, kind: ChartKind) -> PanelSpec {
         x_label: table.meta.x_label.clone(),
         y_label: table.meta.y_label.clone(),
         style: Style::default(),
+        annotation: None,
     }
 }
 
@@ -243,6 +244,7 @@ fn panel_scene(index: usize, row: u32, col: u32, area: BBox, p: &PanelSpec) -> P
                     value: None,
                     pos,
                     bbox: text_box(c, pos, plot.bottom() + 4.0).bbox,
+                    category: None,
                 }
             })
             .collect();
@@ -258,6 +260,7 @@ fn panel_scene(index: usize, row: u32, col: u32, area: BBox, p: &PanelSpec) -> P
                     label,
                     value: Some(v),
                     pos,
+                    category: None,
                 }
             })
             .collect();
@@ -270,6 +273,7 @@ fn panel_scene(index: usize, row: u32, col: u32, area: BBox, p: &PanelSpec) -> P
                 label: c.clone(),
                 color: palette[i % palette.len()].clone(),
                 bbox: text_box(c, plot.right() - 80.0, plot.y + 16.0 * i as f32).bbox,
+                category: None,
             })
             .collect()
     } else if cols.len() > 1 {
@@ -279,6 +283,7 @@ fn panel_scene(index: usize, row: u32, col: u32, area: BBox, p: &PanelSpec) -> P
                 label: c.name.clone(),
                 color: palette[i % palette.len()].clone(),
                 bbox: text_box(&c.name, plot.right() - 80.0, plot.y + 16.0 * i as f32).bbox,
+                category: None,
             })
             .collect()
     } else {
@@ -312,6 +317,7 @@ fn panel_scene(index: usize, row: u32, col: u32, area: BBox, p: &PanelSpec) -> P
         marks,
         legend,
         direct_labels: Vec::new(),
+        annotation: None,
     }
 }
 

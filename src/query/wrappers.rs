@@ -16,8 +16,14 @@ pub fn states(truth: &Answer, option: &str) -> Option<bool> {
         Answer::Number {
             value, decimals, ..
         } => super::parse_number(o).and_then(|c| judge_number(*value, *decimals, c)),
-        Answer::Year { value } => Some(o.parse::<i32>().ok() == Some(*value)),
-        Answer::Text { value } => Some(value.trim().eq_ignore_ascii_case(o)),
+        // A period states it in any printed form (`FY23`, `Jan 2023`).
+        Answer::Year { value } => Some(
+            o.parse::<i32>().ok() == Some(*value)
+                || crate::spec::dates::names_period(o, &value.to_string()),
+        ),
+        Answer::Text { value } => {
+            Some(value.trim().eq_ignore_ascii_case(o) || crate::spec::dates::names_period(o, value))
+        }
         Answer::List { values } => Some(values.join(", ").eq_ignore_ascii_case(o)),
         Answer::YesNo { value } => Some(if *value { "yes" } else { "no" }.eq_ignore_ascii_case(o)),
         Answer::TrueFalse { value } => {

@@ -265,6 +265,34 @@ fn descriptive_query(
 /// Share of factoid questions about a chart with a known source that ask
 /// for it.
 const SOURCE_QUESTION_SHARE: f64 = 0.08;
+/// How often an annotated chart's factoid asks about each of its annotation's
+/// families: annotations are few, so their questions come often where drawn.
+const ANNOTATION_QUESTION_SHARE: f64 = 0.25;
+
+/// The annotation questions a chart's first panel supports, by what it draws.
+fn annotation_queries(spec: &ChartSpec, scene: &Scene) -> Vec<Query> {
+    let Some(a) = scene.panels.first().and_then(|p| p.annotation.as_ref()) else {
+        return Vec::new();
+    };
+    let panel = 0;
+    match a.kind.as_str() {
+        "reference_line" => {
+            let mut out = vec![Query::ReferenceValue { panel }];
+            // The count over the first drawn series.
+            if let Some(series) = spec.panels().first().and_then(|p| p.series.first()) {
+                out.push(Query::CountAboveReference {
+                    panel,
+                    series: series.clone(),
+                });
+            }
+            out
+        }
+        "highlight" => vec![Query::Highlighted { panel }],
+        "band" => vec![Query::ShadedPeriod { panel }],
+        "callout" => vec![Query::CalloutTarget { panel }],
+        _ => Vec::new(),
+    }
+}
 
 /// Whether the chart's data has a source (printed or not).
 fn names_a_source(spec: &ChartSpec) -> bool {
@@ -489,6 +517,36 @@ fn conversation(
     Some(Query::Conversation { turns })
 }
 
+/// Options and claims that name a period (the answer is a month, a year, a
+/// quarter) name it as the chart prints it (`Jan 2023`, not `2023-01`);
+/// executors and readers match them to the period (`query::wrappers::states`).
+fn printed_periods(query: Query, spec: &ChartSpec, scene: &Scene) -> Query {
+    use crate::spec::dates::{IndexDates, Period};
+    let Some(panel) = spec.panels().get(query.panel()).copied() else {
+        return query;
+    };
+    let dates = IndexDates::of_panel(panel);
+    if dates.is_iso() {
+        return query;
+    }
+    let names_period = |base: &Query| match execute(base, spec, scene) {
+        Ok(Answer::Year { .. }) => true,
+        Ok(Answer::Text { value }) => Period::from_label(&value).is_some(),
+        _ => false,
+    };
+    match query {
+        Query::MultipleChoice { base, options } if names_period(&base) => Query::MultipleChoice {
+            options: options.iter().map(|o| dates.print(o)).collect(),
+            base,
+        },
+        Query::FactCheck { base, claim } if names_period(&base) => Query::FactCheck {
+            claim: dates.print(&claim),
+            base,
+        },
+        other => other,
+    }
+}
+
 /// Executes, then words a query canonically; None when refused.
 fn finalize(
     query: Query,
@@ -498,6 +556,7 @@ fn finalize(
     seed: u64,
     realizer: &str,
 ) -> Option<Question> {
+    let query = printed_periods(query, spec, scene);
     let answer = execute(&query, spec, scene).ok()?;
     let kind: AnswerKind = answer_kind(&query, &answer);
     let choices = match &query {
@@ -569,6 +628,22 @@ fn build(
                 };
                 if allowed(opts, family)
                     && matches!(execute(&query, spec, scene), Ok(Answer::Text { .. }))
+                    && seed::rng(item_seed, &[chart_id, family]).random_bool(share)
+                {
+                    return finalize(query, ty, spec, scene, item_seed, "canonical");
+                }
+            }
+            // Questions about the annotation a chart draws (never asked of
+            // charts without one), each family on its own random stream.
+            for query in annotation_queries(spec, scene) {
+                let family = family(&query);
+                let share = if opts.families.iter().any(|f| f == family) {
+                    0.5
+                } else {
+                    ANNOTATION_QUESTION_SHARE
+                };
+                if allowed(opts, family)
+                    && matches!(execute(&query, spec, scene), Ok(a) if a != Answer::Unanswerable)
                     && seed::rng(item_seed, &[chart_id, family]).random_bool(share)
                 {
                     return finalize(query, ty, spec, scene, item_seed, "canonical");

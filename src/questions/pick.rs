@@ -382,6 +382,10 @@ pub fn descriptive_query(family: &str, panel: usize) -> Option<Query> {
         "source" => Query::Source { panel },
         "subtitle" => Query::Subtitle { panel },
         "note" => Query::Note { panel },
+        "reference_value" => Query::ReferenceValue { panel },
+        "highlighted" => Query::Highlighted { panel },
+        "shaded_period" => Query::ShadedPeriod { panel },
+        "callout_target" => Query::CalloutTarget { panel },
         _ => return None,
     })
 }

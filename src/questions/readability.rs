@@ -124,10 +124,13 @@ fn axis_ticks<'a>(scene: &'a Scene, p: &'a PanelScene, vertical: bool) -> &'a [T
         .map_or(&[], |t| t.as_slice())
 }
 
-/// A printed name stands for `full` when equal or a truncation of it.
+/// A printed name stands for `full` when equal, the same period written
+/// another way (`Jan 2023` for `2023-01`) or a truncation of it.
 fn names(printed: &str, full: &str) -> bool {
     let stem = printed.trim_end_matches(['…', '.']).trim_end();
-    printed == full || (!stem.is_empty() && stem.len() < full.len() && full.starts_with(stem))
+    printed == full
+        || crate::spec::dates::names_period(printed, full)
+        || (!stem.is_empty() && stem.len() < full.len() && full.starts_with(stem))
 }
 
 impl Reading {
@@ -157,7 +160,9 @@ impl Reading {
         if r.circular {
             for m in &p.marks {
                 let Some(c) = &m.category else { continue };
-                if p.legend.iter().any(|l| l.label == *c)
+                if p.legend
+                    .iter()
+                    .any(|l| l.label == *c || l.category.as_ref() == Some(c))
                     || p.direct_labels.iter().any(|l| names(&l.text, c))
                 {
                     r.printed.insert(c.clone());
@@ -625,6 +630,7 @@ mod tests {
             value,
             pos,
             bbox: BBox::default(),
+            category: None,
         }
     }
 
@@ -681,6 +687,7 @@ mod tests {
                 marks,
                 legend: Vec::new(),
                 direct_labels: Vec::new(),
+                annotation: None,
             }],
             kpis: Vec::new(),
             paragraph: None,
@@ -823,6 +830,7 @@ mod tests {
                 label: l.to_string(),
                 color: color(),
                 bbox: BBox::default(),
+                category: None,
             })
             .collect()
     }

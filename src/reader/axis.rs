@@ -173,6 +173,7 @@ mod tests {
                 w: 20.0,
                 h: 12.0,
             },
+            category: None,
         }
     }
 

@@ -13,6 +13,7 @@
 //! printed and pixel positions. Descriptive and paragraph questions, whose
 //! answer is printed text, are answered once the text involved is legible.
 
+mod annotation;
 mod axis;
 mod data;
 mod interval;
@@ -286,6 +287,30 @@ fn evaluate(
             let chart = panel_sight(*panel, scene, view, edit)?.cell(series, category)?;
             Ok(Value::Num(Interval::around(value, half) - chart))
         }
+        Query::CountAboveReference { panel, series } => {
+            let sight = panel_sight(*panel, scene, view, edit)?;
+            let p = scene
+                .panels
+                .iter()
+                .find(|p| p.index == *panel)
+                .ok_or_else(|| unreadable("unsupported", format!("no panel {panel}")))?;
+            let threshold = annotation::reference_threshold(p, view)?;
+            let count = Query::CountThreshold {
+                panel: *panel,
+                series: series.clone(),
+                threshold,
+                above: true,
+            };
+            data::evaluate(&count, &sight)
+        }
+        q if crate::query::annotation::is_annotation(q) => {
+            let p = scene
+                .panels
+                .iter()
+                .find(|p| p.index == q.panel())
+                .ok_or_else(|| unreadable("unsupported", format!("no panel {}", q.panel())))?;
+            annotation::evaluate(q, p, view)
+        }
         q if crate::query::is_descriptive(q)
             || matches!(
                 q,
@@ -377,7 +402,9 @@ fn consistent(truth: &Value, option: &str) -> bool {
         Value::Num(iv) => parse_printed(o)
             .is_some_and(|(c, step)| c >= iv.lo - step / 2.0 && c <= iv.hi + step / 2.0),
         Value::Count(lo, hi) => o.parse::<usize>().is_ok_and(|n| (*lo..=*hi).contains(&n)),
-        Value::Cat(s) | Value::Text(s) => s.trim().eq_ignore_ascii_case(o),
+        Value::Cat(s) | Value::Text(s) => {
+            s.trim().eq_ignore_ascii_case(o) || crate::spec::dates::names_period(o, s)
+        }
         Value::YesNo(b) => o.eq_ignore_ascii_case(if *b { "yes" } else { "no" }),
         Value::TrueFalse(b) => o.eq_ignore_ascii_case(if *b { "true" } else { "false" }),
         Value::Letter(c) => o.eq_ignore_ascii_case(&c.to_string()),

@@ -46,11 +46,12 @@ fn legible_text<'t>(view: &View, tb: &'t Option<TextBox>) -> Option<&'t str> {
         .map(|t| t.text.as_str())
 }
 
-/// A printed label names `name` when equal, or when truncated with an
-/// ellipsis to a prefix of it.
+/// A printed label names `name` when equal, when it writes the same period
+/// another way (`Jan '23` for `2023-01`), or when truncated with an ellipsis
+/// to a prefix of it.
 fn label_names(label: &str, name: &str) -> bool {
     let l = label.trim();
-    if l.eq_ignore_ascii_case(name.trim()) {
+    if l.eq_ignore_ascii_case(name.trim()) || crate::spec::dates::names_period(l, name) {
         return true;
     }
     let stem = l.trim_end_matches(['…', '.']).trim_end();
@@ -119,10 +120,12 @@ impl<'a> Sight<'a> {
         let timeline = if positions.is_empty() {
             None
         } else {
+            // A printed time in the table's form (`Jan '23` read as `2023-01`,
+            // the century known from the chart).
             let printed_ticks: Vec<(f64, &str)> = cat_ticks
                 .iter()
                 .filter(|t| view.legible(&t.bbox))
-                .map(|t| (f64::from(t.pos), t.label.as_str()))
+                .map(|t| (f64::from(t.pos), t.category.as_deref().unwrap_or(&t.label)))
                 .collect();
             Timeline::new(&printed_ticks)
         };

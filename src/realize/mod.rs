@@ -518,7 +518,10 @@ fn render(
             let mut changed = Slots::new();
             changed.insert("series".into(), change.series.clone());
             if let Some(c) = &change.category {
-                changed.insert("category".into(), c.clone());
+                use crate::spec::dates::IndexDates;
+                let dates = spec.panels().get(change.panel).copied();
+                let dates = dates.map_or(IndexDates::ISO, IndexDates::of_panel);
+                changed.insert("category".into(), dates.print(c));
             }
             if paraphrase {
                 run.enrich(&mut changed, spec, base.panel())?;

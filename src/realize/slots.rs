@@ -14,6 +14,10 @@ pub fn category_nouns(panel: &PanelSpec) -> (String, String) {
     let table = &panel.table;
     let singular = match table.index.ctype {
         ColumnType::Year => "year".to_string(),
+        // Months printed as quarters (`Q1 2023`) are asked about as quarters.
+        ColumnType::Date if crate::spec::dates::IndexDates::of_panel(panel).prints_quarters() => {
+            "quarter".to_string()
+        }
         // "In which month did … increase the most?", not "In which date".
         ColumnType::Date if table.category_labels().iter().all(|c| is_month(c)) => {
             "month".to_string()
@@ -105,6 +109,10 @@ pub fn base_slots(query: &Query, spec: &ChartSpec) -> Option<(String, Slots)> {
         .copied()
         .or(panels.first().copied())?;
     let (cat_noun, cat_nouns) = category_nouns(panel);
+    // A period is named as the chart prints it (`Jan 2023`, not `2023-01`).
+    let dates = crate::spec::dates::IndexDates::of_panel(panel);
+    let cat = |c: &str| dates.print(c);
+    let cats = |cs: &[String]| join_and(&cs.iter().map(|c| cat(c)).collect::<Vec<_>>());
     let mut s = Slots::new();
     s.insert("cat_noun".into(), cat_noun);
     s.insert("cat_nouns".into(), cat_nouns);
@@ -116,7 +124,7 @@ pub fn base_slots(query: &Query, spec: &ChartSpec) -> Option<(String, Slots)> {
             series, category, ..
         } => {
             put("series", series);
-            put("category", category);
+            put("category", &cat(category));
             "value_at".into()
         }
         Query::Argmax { series, .. }
@@ -138,13 +146,13 @@ pub fn base_slots(query: &Query, spec: &ChartSpec) -> Option<(String, Slots)> {
             let fam = crate::query::family(query);
             put("a_series", &a.series);
             put("b_series", &b.series);
-            put("a_cat", &a.category);
-            put("b_cat", &b.category);
+            put("a_cat", &cat(&a.category));
+            put("b_cat", &cat(&b.category));
             if a.series == b.series {
                 put("series", &a.series);
                 format!("{fam}_categories")
             } else if a.category == b.category {
-                put("category", &a.category);
+                put("category", &cat(&a.category));
                 format!("{fam}_series")
             } else {
                 format!("{fam}_cells")
@@ -154,8 +162,8 @@ pub fn base_slots(query: &Query, spec: &ChartSpec) -> Option<(String, Slots)> {
             series, from, to, ..
         } => {
             put("series", series);
-            put("from", from);
-            put("to", to);
+            put("from", &cat(from));
+            put("to", &cat(to));
             "percent_change".into()
         }
         Query::Aggregate {
@@ -168,10 +176,10 @@ pub fn base_slots(query: &Query, spec: &ChartSpec) -> Option<(String, Slots)> {
             let scope = if categories.is_empty() {
                 String::new()
             } else {
-                format!(" for {}", join_and(categories))
+                format!(" for {}", cats(categories))
             };
             put("scope", &scope);
-            put("cats", &join_and(categories));
+            put("cats", &cats(categories));
             match agg {
                 AggregateOp::Sum => "sum",
                 AggregateOp::Mean => "mean",
@@ -192,7 +200,7 @@ pub fn base_slots(query: &Query, spec: &ChartSpec) -> Option<(String, Slots)> {
             series, category, ..
         } => {
             put("series", series);
-            put("category", category);
+            put("category", &cat(category));
             "rank".into()
         }
         Query::Trend { series, .. }
@@ -215,14 +223,14 @@ pub fn base_slots(query: &Query, spec: &ChartSpec) -> Option<(String, Slots)> {
             series, category, ..
         } => {
             put("series", series);
-            put("category", category);
+            put("category", &cat(category));
             "share".into()
         }
         Query::ShareSum {
             series, categories, ..
         } => {
             put("series", series);
-            put("cats", &join_and(categories));
+            put("cats", &cats(categories));
             "share_sum".into()
         }
         Query::ParagraphValue {
@@ -240,8 +248,12 @@ pub fn base_slots(query: &Query, spec: &ChartSpec) -> Option<(String, Slots)> {
         } => {
             put("series", series);
             put("pcat", paragraph_category);
-            put("category", category);
+            put("category", &cat(category));
             "paragraph_difference".into()
+        }
+        Query::CountAboveReference { series, .. } => {
+            put("series", series);
+            "count_above_reference".into()
         }
         Query::KpiValue { label } => {
             put("kpi", label);

@@ -8,9 +8,10 @@ use super::text::{truncate, wrap};
 use super::time_axis::TimeAxis;
 use super::{PanelFrame, RenderError};
 use crate::ir::{
-    Align, BBox, ChartKind, GridLines, LegendPlacement, Mark, MarkKind, NamedColor, NumberFormat,
-    PanelScene, PanelSpec, Style, TextBox, Tick,
+    Align, AnnotationMark, AnnotationScene, BBox, ChartKind, GridLines, LegendPlacement, Mark,
+    MarkKind, NamedColor, NumberFormat, PanelScene, PanelSpec, Style, TextBox, Tick,
 };
+use crate::spec::dates::IndexDates;
 use crate::spec::format::{decimals_for, format_number, log_ticks, nice_ticks, ticks_from};
 
 type Cand = (f32, f32, Align, String);
@@ -185,6 +186,11 @@ fn draw_once(
     let kind = panel.kind;
     let table = &panel.table;
     let cats = table.category_labels();
+    // Index labels as printed (`Jan 2023` for `2023-01`); marks keep `cats`.
+    let dates = IndexDates::of_panel(panel);
+    let shown = dates.labels(table);
+    // The table's label a printed one stands for, where the two differ.
+    let source = |i: usize| (shown[i] != cats[i]).then(|| cats[i].clone());
     let n = cats.len();
     let log = st.log_scale;
     let series: Vec<Series> = panel
@@ -244,6 +250,7 @@ fn draw_once(
                 .enumerate()
                 .map(|(i, s)| LegendItem {
                     label: s.name.clone(),
+                    category: None,
                     color: s.color.clone(),
                     swatch: if kind == ChartKind::Line {
                         Swatch::Line {
@@ -284,6 +291,48 @@ fn draw_once(
         p => p,
     };
 
+    // Annotations are drawn on vertical category charts with a linear axis.
+    let annot = panel
+        .annotation
+        .as_ref()
+        .filter(|_| !xy && !horizontal && !log);
+    let ref_line = match annot.map(|a| &a.mark) {
+        Some(AnnotationMark::ReferenceLine { value, label, .. }) if value.is_finite() => {
+            Some((*value, label.as_str()))
+        }
+        _ => None,
+    };
+    let highlight = match annot.map(|a| &a.mark) {
+        Some(AnnotationMark::Highlight { category })
+            if drawn_series.len() == 1
+                && matches!(kind, ChartKind::Bar | ChartKind::GroupedBar) =>
+        {
+            cats.iter().position(|c| c == category)
+        }
+        _ => None,
+    };
+    let band = match annot.map(|a| &a.mark) {
+        Some(AnnotationMark::Band { from, to, label }) => {
+            match (
+                cats.iter().position(|c| c == from),
+                cats.iter().position(|c| c == to),
+            ) {
+                (Some(a), Some(b)) if a <= b => Some((a, b, label.as_str())),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    let callout = match annot.map(|a| &a.mark) {
+        Some(AnnotationMark::Callout {
+            series,
+            category,
+            text,
+        }) => Some((series.as_str(), category.as_str(), text.as_str())),
+        _ => None,
+    };
+    let annot_moved = annot.is_some_and(|a| a.moved);
+
     let mut scene = PanelScene {
         index: frame.index,
         row: frame.row,
@@ -301,6 +350,7 @@ fn draw_once(
         marks: Vec::new(),
         legend: Vec::new(),
         direct_labels: Vec::new(),
+        annotation: None,
     };
 
     let inner = inset(frame.rect, st.margin as f32);
@@ -407,6 +457,10 @@ fn draw_once(
     if !xlo.is_finite() {
         (xlo, xhi) = (0.0, 1.0);
     }
+    if let Some((v, _)) = ref_line {
+        vlo = vlo.min(v);
+        vhi = vhi.max(v);
+    }
     if let Some((a, b)) = frame.shared_values {
         vlo = vlo.min(a);
         vhi = vhi.max(b);
@@ -467,6 +521,14 @@ fn draw_once(
         if horizontal && st.data_labels {
             need += st.value_label_size * 4.0;
         }
+        // A band's label sits above the data; a callout's text and arrow
+        // above its mark.
+        if band.is_some() {
+            need += annotation_size(st) * 1.8;
+        }
+        if callout.is_some() {
+            need += annotation_size(st) * 1.4 + CALLOUT_RISE;
+        }
         let frac = (need / plot_len.max(50.0)).min(0.6) as f64;
         let (mut lo, mut hi) = (vlo, vhi);
         if frac > 0.0 {
@@ -512,7 +574,8 @@ fn draw_once(
     // Horizontal bars: categories on the left.
     let max_cat_w = inner.w * 0.36;
     let hcat_labels: Vec<String> = if horizontal {
-        cats.iter()
+        shown
+            .iter()
             .map(|c| truncate(c, &st.font_family, st.tick_size, false, max_cat_w))
             .collect()
     } else {
@@ -540,7 +603,7 @@ fn draw_once(
     // A time axis prints flat labels at round times, spaced to fit.
     if !horizontal && !xy && n > 0 && !frame.hide_x_labels && time.is_none() {
         let slot = plot_w / n as f32;
-        let widths: Vec<f32> = cats
+        let widths: Vec<f32> = shown
             .iter()
             .map(|c| text_width(c, &st.font_family, st.tick_size, false))
             .collect();
@@ -548,7 +611,7 @@ fn draw_once(
         if max_w <= slot - 6.0 {
             cat_mode = CatMode::Flat;
         } else {
-            let wrapped: Vec<(Vec<String>, bool)> = cats
+            let wrapped: Vec<(Vec<String>, bool)> = shown
                 .iter()
                 .map(|c| wrap(c, &st.font_family, st.tick_size, false, slot - 6.0, 2))
                 .collect();
@@ -557,7 +620,7 @@ fn draw_once(
                 cat_mode = CatMode::Wrapped(wrapped.into_iter().map(|(l, _)| l).collect());
             } else {
                 let max_label_w = (bottom - top) * 0.35 / std::f32::consts::FRAC_1_SQRT_2;
-                let labels: Vec<String> = cats
+                let labels: Vec<String> = shown
                     .iter()
                     .map(|c| {
                         truncate(
@@ -649,13 +712,14 @@ fn draw_once(
             plot.x + slot * (at + 0.5)
         }
     };
-    // Printed times of a time axis, as (pixel x, label).
+    // Times of a time axis, as (pixel x, table-form label); spaced by
+    // their printed widths.
     let time_ticks: Vec<(f32, String)> = time
         .as_ref()
         .map(|t| {
             let gap = st.tick_size.max(8.0);
             t.ticks(slot, gap, |l| {
-                text_width(l, &st.font_family, st.tick_size, false)
+                text_width(&dates.print(l), &st.font_family, st.tick_size, false)
             })
             .into_iter()
             .map(|(at, label)| (plot.x + slot * (at + 0.5), label))
@@ -758,6 +822,21 @@ fn draw_once(
         }
     }
 
+    // A shaded band behind the marks, from the first covered slot's start
+    // to the last one's end.
+    let band_box = band.map(|(a, b, _)| {
+        let x0 = (cat_center(a) - slot / 2.0).max(plot.x);
+        let x1 = (cat_center(b) + slot / 2.0).min(plot.right());
+        let r = BBox {
+            x: x0,
+            y: plot.y,
+            w: x1 - x0,
+            h: plot.h,
+        };
+        canvas.fill_rect(r.x, r.y, r.right(), r.bottom(), &st.text_color, 0.12);
+        r
+    });
+
     // Marks.
     let mut placed = Placed::default();
     let mut traces: Vec<Trace> = Vec::new();
@@ -818,14 +897,12 @@ fn draw_once(
                             h: (pb - pa).abs(),
                         }
                     };
-                    canvas.fill_rect(
-                        bbox.x,
-                        bbox.y,
-                        bbox.right(),
-                        bbox.bottom(),
-                        &s.color.hex,
-                        1.0,
-                    );
+                    // A highlight keeps the series colour on one bar and mutes the rest.
+                    let color = match highlight {
+                        Some(h) if h != r => muted(st),
+                        _ => s.color.clone(),
+                    };
+                    canvas.fill_rect(bbox.x, bbox.y, bbox.right(), bbox.bottom(), &color.hex, 1.0);
                     let idx = scene.marks.len();
                     scene.marks.push(Mark {
                         kind: MarkKind::Bar,
@@ -834,7 +911,7 @@ fn draw_once(
                         value: v,
                         x_value: None,
                         size_value: None,
-                        color: s.color.clone(),
+                        color,
                         bbox,
                         sweep_deg: None,
                         label: None,
@@ -842,7 +919,7 @@ fn draw_once(
                     if st.data_labels {
                         let text = value_label(v, st, s);
                         let cx = bbox.x + bbox.w / 2.0;
-                        let inside = contrast_text(&s.color.hex).to_string();
+                        let inside = contrast_text(&scene.marks[idx].color.hex).to_string();
                         let cands = if stacked {
                             let t = TextSpec {
                                 text: &text,
@@ -1065,7 +1142,7 @@ fn draw_once(
                         (x - rad - 3.0, cy, Align::Right, c.clone()),
                         (x, y - rad - vls - 2.0, Align::Center, c.clone()),
                     ];
-                    label_jobs.push((idx, cat.clone(), cands));
+                    label_jobs.push((idx, shown[r].clone(), cands));
                 }
             }
         }
@@ -1078,6 +1155,17 @@ fn draw_once(
             m.bbox = intersect(m.bbox, plot);
         }
     }
+    // A reference line runs over the marks, as published charts draw it.
+    let ref_y = ref_line.map(|(v, _)| {
+        let y = vpix(v);
+        canvas.line(
+            &[(plot.x, y), (plot.right(), y)],
+            &st.text_color,
+            1.5,
+            Some("6 4"),
+        );
+        y
+    });
 
     // Axes lines.
     let aw = st.axis_line_width;
@@ -1144,6 +1232,7 @@ fn draw_once(
                 value: None,
                 pos: y,
                 bbox,
+                category: source(i),
             });
         }
         // Bottom-to-top order.
@@ -1165,6 +1254,7 @@ fn draw_once(
                 value: Some(*v),
                 pos: y,
                 bbox,
+                category: None,
             });
         }
     }
@@ -1207,11 +1297,14 @@ fn draw_once(
                 value: Some(*v),
                 pos: x,
                 bbox,
+                category: None,
             });
         }
     } else if time.is_some() {
         let mut last_right = f32::MIN;
-        for (x, label) in &time_ticks {
+        for (x, time_label) in &time_ticks {
+            let printed = dates.print(time_label);
+            let label = &printed;
             let mut spec = tick_spec(st, label, *x, ty, Align::Center);
             // Keep edge labels inside the figure: align them to the edge instead.
             let (fx0, fx1) = (frame.rect.x + 2.0, frame.rect.right() - 2.0);
@@ -1235,10 +1328,11 @@ fn draw_once(
                 value: None,
                 pos: *x,
                 bbox,
+                category: (printed != *time_label).then(|| time_label.clone()),
             });
         }
     } else {
-        for (i, cat) in cats.iter().enumerate() {
+        for (i, cat) in shown.iter().enumerate() {
             let x = cat_center(i);
             let shown = match &cat_mode {
                 CatMode::Rotated { step, .. } => i % step == 0,
@@ -1279,6 +1373,7 @@ fn draw_once(
                 value: None,
                 pos: x,
                 bbox,
+                category: source(i),
             });
         }
     }
@@ -1352,6 +1447,114 @@ fn draw_once(
     } else {
         None
     };
+    // Annotation labels come before value labels, which then avoid them.
+    if let (Some(y), Some((value, text))) = (ref_y, ref_line) {
+        let size = annotation_size(st);
+        let (right, left) = (
+            (plot.right() - 6.0, Align::Right),
+            (plot.x + 6.0, Align::Left),
+        );
+        // One end each, so a moved label always lands at the other end.
+        let (x, a) = if annot_moved { left } else { right };
+        let cands = [(x, y - size * 1.25 - 2.0, a), (x, y + 4.0, a)];
+        let label = annotation_label(
+            canvas,
+            &mut placed,
+            &scene.marks,
+            plot,
+            text,
+            &cands,
+            st,
+            &|_| true,
+        );
+        scene.annotation = Some(AnnotationScene {
+            kind: "reference_line".into(),
+            label: Some(label),
+            bbox: BBox {
+                x: plot.x,
+                y: y - 1.0,
+                w: plot.w,
+                h: 2.0,
+            },
+            value: Some(value),
+            series: None,
+            category: None,
+            from: None,
+            to: None,
+            tip: None,
+        });
+    }
+    if let (Some(r), Some((a, b, text))) = (band_box, band) {
+        // In the headroom above the data: centred on the band, or (moved)
+        // beside it, so a moved label never lands on its old place.
+        let (cx, top) = (r.x + r.w / 2.0, plot.y + 4.0);
+        let cands = if annot_moved {
+            [
+                (r.right() + 4.0, top, Align::Left),
+                (r.x - 4.0, top, Align::Right),
+            ]
+        } else {
+            [(cx, top, Align::Center), (r.x + 4.0, top, Align::Left)]
+        };
+        let label = annotation_label(
+            canvas,
+            &mut placed,
+            &scene.marks,
+            plot,
+            text,
+            &cands,
+            st,
+            &|_| true,
+        );
+        scene.annotation = Some(AnnotationScene {
+            kind: "band".into(),
+            label: Some(label),
+            bbox: r,
+            value: None,
+            series: None,
+            category: None,
+            from: Some(cats[a].clone()),
+            to: Some(cats[b].clone()),
+            tip: None,
+        });
+    }
+    if let Some(h) = highlight
+        && let Some(m) = scene
+            .marks
+            .iter()
+            .find(|m| m.category.as_deref() == Some(cats[h].as_str()))
+    {
+        scene.annotation = Some(AnnotationScene {
+            kind: "highlight".into(),
+            label: None,
+            bbox: m.bbox,
+            value: None,
+            series: Some(m.series.clone()),
+            category: m.category.clone(),
+            from: None,
+            to: None,
+            tip: None,
+        });
+    }
+    // A callout too, so value labels keep clear of its text and arrow.
+    if let Some((series, category, text)) = callout
+        && let Some(m) = scene
+            .marks
+            .iter()
+            .find(|m| m.series == series && m.category.as_deref() == Some(category))
+            .cloned()
+    {
+        scene.annotation = Some(draw_callout(
+            canvas,
+            &mut placed,
+            &scene.marks,
+            plot,
+            &m,
+            text,
+            annot_moved,
+            st,
+        ));
+    }
     let label_area = BBox {
         x: plot.x,
         y: plot.y - vls * 0.2,
@@ -1622,5 +1825,214 @@ fn intersect(a: BBox, b: BBox) -> BBox {
         y,
         w: (a.right().min(b.right()) - x).max(0.0),
         h: (a.bottom().min(b.bottom()) - y).max(0.0),
+    }
+}
+
+/// How far above its mark a callout's text sits.
+const CALLOUT_RISE: f32 = 30.0;
+
+/// Text size of annotation labels.
+fn annotation_size(st: &Style) -> f32 {
+    st.value_label_size.max(11.0)
+}
+
+/// The colour of bars a highlight mutes.
+fn muted(st: &Style) -> NamedColor {
+    // Grey that stays visible on dark themes too.
+    let hex = if luminance(&st.plot_background) < 0.4 {
+        "#6b6b6b"
+    } else {
+        "#c8c8c8"
+    };
+    NamedColor {
+        name: "gray".into(),
+        hex: hex.into(),
+    }
+}
+
+/// Draws an annotation label on a backing box at the first candidate that
+/// covers no placed text and no mark, else at the first candidate (its
+/// backing box keeps it legible over what it covers).
+#[allow(clippy::too_many_arguments)]
+fn annotation_label(
+    canvas: &mut Canvas,
+    placed: &mut Placed,
+    marks: &[Mark],
+    within: BBox,
+    text: &str,
+    cands: &[(f32, f32, Align)],
+    st: &Style,
+    also: &dyn Fn(&BBox) -> bool,
+) -> TextBox {
+    let spec_at = |&(x, y, align): &(f32, f32, Align)| TextSpec {
+        text,
+        x,
+        y,
+        align,
+        family: &st.font_family,
+        size: annotation_size(st),
+        bold: false,
+        color: &st.text_color,
+    };
+    let clear = |b: &BBox| {
+        placed.fits(&b.grown(2.0), &within)
+            && !marks.iter().any(|m| m.bbox.intersects(&b.grown(2.0)))
+            && also(b)
+    };
+    let at = cands
+        .iter()
+        .find(|c| clear(&text_bbox(&spec_at(c))))
+        // Covering something is better than failing `also` (an arrow
+        // across another mark).
+        .or_else(|| cands.iter().find(|c| also(&text_bbox(&spec_at(c)))))
+        .or(cands.first())
+        .copied()
+        .unwrap_or((within.x, within.y, Align::Left));
+    let spec = spec_at(&at);
+    let b = text_bbox(&spec);
+    canvas.fill_rect(
+        b.x - 2.0,
+        b.y - 1.0,
+        b.right() + 2.0,
+        b.bottom() + 1.0,
+        &st.plot_background,
+        0.85,
+    );
+    let bbox = canvas.text(&spec);
+    placed.add(bbox.grown(2.0));
+    TextBox {
+        text: text.to_string(),
+        bbox,
+    }
+}
+
+/// A callout: its text above and beside the mark, an arrow from the text
+/// to just above the mark (or its value label).
+#[allow(clippy::too_many_arguments)]
+fn draw_callout(
+    canvas: &mut Canvas,
+    placed: &mut Placed,
+    marks: &[Mark],
+    plot: BBox,
+    target: &Mark,
+    text: &str,
+    moved: bool,
+    st: &Style,
+) -> AnnotationScene {
+    let size = annotation_size(st);
+    let cx = target.bbox.x + target.bbox.w / 2.0;
+    // Above the value label the mark will print, if values are printed.
+    let top = target.bbox.y
+        - if st.data_labels {
+            st.value_label_size + 4.0
+        } else {
+            0.0
+        };
+    let tip = (cx, top - 3.0);
+    let y = (top - CALLOUT_RISE - size * 1.25).max(plot.y + 2.0);
+    let dx = 18.0 + target.bbox.w / 2.0;
+    // The text keeps its side (right, or left when moved) and stays inside the plot.
+    let spec = |x: f32, align: Align| TextSpec {
+        text,
+        x,
+        y,
+        align,
+        family: &st.font_family,
+        size,
+        bold: false,
+        color: "",
+    };
+    // Further out, then higher (or lower), else right above the mark: the first place
+    // where the text covers nothing and its arrow crosses no other mark.
+    let w = text_bbox(&spec(0.0, Align::Left)).w;
+    // Its own side first (right, or left when moved), then the other.
+    let side = |left: bool| {
+        [0.0, -1.5, -3.0, -4.5, -6.0, 1.5]
+            .map(|k| y + size * k)
+            .into_iter()
+            .flat_map(move |y| {
+                (0..5).map(move |k| {
+                    let out = dx + 22.0 * k as f32;
+                    if left {
+                        ((cx - out).max(plot.x + 2.0 + w), y, Align::Right)
+                    } else {
+                        ((cx + out).min(plot.right() - 2.0 - w), y, Align::Left)
+                    }
+                })
+            })
+    };
+    let mut cands: Vec<(f32, f32, Align)> = side(moved).chain(side(!moved)).collect();
+    let half = if moved { -w / 2.0 } else { w / 2.0 };
+    cands.push((cx + half, y, Align::Center));
+    // The arrow leaves the text's lower corner nearest the mark (its middle
+    // when the text is right above it) and crosses no other mark.
+    let tail_of = |b: &BBox| {
+        let x = if b.x > cx {
+            b.x + 2.0
+        } else if b.right() < cx {
+            b.right() - 2.0
+        } else {
+            cx
+        };
+        (x, b.bottom() + 2.0)
+    };
+    let crosses_nothing = |b: &BBox| {
+        let tail = tail_of(b);
+        (0..=20).all(|i| {
+            let t = i as f32 / 20.0;
+            let (x, y) = (tail.0 + (tip.0 - tail.0) * t, tail.1 + (tip.1 - tail.1) * t);
+            !marks.iter().any(|m| {
+                m != target
+                    && x >= m.bbox.x - 1.0
+                    && x <= m.bbox.right() + 1.0
+                    && y >= m.bbox.y - 1.0
+                    && y <= m.bbox.bottom() + 1.0
+            })
+        })
+    };
+    let label = annotation_label(
+        canvas,
+        placed,
+        marks,
+        plot,
+        text,
+        &cands,
+        st,
+        &crosses_nothing,
+    );
+    let b = label.bbox;
+    let tail = tail_of(&b);
+    canvas.line(&[tail, tip], &st.text_color, 1.2, None);
+    let (dx, dy) = (tip.0 - tail.0, tip.1 - tail.1);
+    let len = (dx * dx + dy * dy).sqrt().max(1e-3);
+    let (ux, uy) = (dx / len, dy / len);
+    let head = 7.0;
+    let base = (tip.0 - ux * head, tip.1 - uy * head);
+    canvas.polygon(
+        &[
+            tip,
+            (base.0 - uy * head * 0.5, base.1 + ux * head * 0.5),
+            (base.0 + uy * head * 0.5, base.1 - ux * head * 0.5),
+        ],
+        &st.text_color,
+        1.0,
+    );
+    let arrow = BBox {
+        x: tail.0.min(tip.0) - 4.0,
+        y: tail.1.min(tip.1) - 1.0,
+        w: (tip.0 - tail.0).abs() + 8.0,
+        h: (tip.1 - tail.1).abs() + 2.0,
+    };
+    placed.add(arrow);
+    AnnotationScene {
+        kind: "callout".into(),
+        label: Some(label),
+        bbox: arrow,
+        value: None,
+        series: Some(target.series.clone()),
+        category: target.category.clone(),
+        from: None,
+        to: None,
+        tip: Some(tip),
     }
 }

@@ -218,6 +218,8 @@ pub struct LegendItem {
     pub label: String,
     pub color: NamedColor,
     pub swatch: Swatch,
+    /// The table's form of a printed category label (pies), when it differs.
+    pub category: Option<String>,
 }
 
 pub fn order_items(mut items: Vec<LegendItem>, order: LegendOrder) -> Vec<LegendItem> {
@@ -340,6 +342,7 @@ fn draw_entry(
     let tb = canvas.text(&t);
     LegendEntry {
         label: item.label.clone(),
+        category: item.category.clone(),
         color: item.color.clone(),
         bbox: union(
             BBox {

@@ -58,6 +58,8 @@ pub fn draw(
         .series(name)
         .ok_or_else(|| RenderError::Spec(format!("table {:?} has no series {name:?}", table.id)))?;
     let cats = table.category_labels();
+    // Slice names as printed (`Jan 2023` for `2023-01`); marks keep `cats`.
+    let shown = crate::spec::dates::IndexDates::of_panel(panel).labels(table);
     let values: Vec<Option<f64>> = col
         .cells
         .iter()
@@ -93,6 +95,7 @@ pub fn draw(
         marks: Vec::new(),
         legend: Vec::new(),
         direct_labels: Vec::new(),
+        annotation: None,
     };
     let inner = inset(frame.rect, st.margin as f32);
     let (title, subtitle, title_h) = draw_titles(
@@ -116,7 +119,8 @@ pub fn draw(
         .enumerate()
         .filter(|(r, _)| values[*r].is_some_and(|v| v > 0.0))
         .map(|(r, c)| LegendItem {
-            label: c.clone(),
+            label: shown[r].clone(),
+            category: (shown[r] != *c).then(|| c.clone()),
             color: color_of(st, r),
             swatch: Swatch::Box,
         })
@@ -153,7 +157,8 @@ pub fn draw(
     // Radius: leave room for outside labels on both sides.
     let ls = st.value_label_size.max(st.tick_size);
     let max_name_w = if names_on_slices {
-        cats.iter()
+        shown
+            .iter()
             .map(|c| text_width(c, &st.font_family, ls, false))
             .fold(0.0f32, f32::max)
             .min(area.w * 0.28)
@@ -351,7 +356,7 @@ pub fn draw(
         }
         let name = if names_on_slices {
             Some(truncate(
-                &cats[s.row],
+                &shown[s.row],
                 &st.font_family,
                 ls,
                 false,

@@ -208,7 +208,8 @@ impl TimeAxis {
     }
 
     /// Tick labels at round times within the data's range, as (slot,
-    /// label): the finest regular step whose labels, `width` wide each and
+    /// label in the table's form; the caller prints it in the chart's
+    /// `date_style` and measures `width` on the printed text): the finest regular step whose labels, `width` wide each and
     /// centred on their times, keep `gap` pixels apart with slots of
     /// `slot_px` pixels, with at least two and at most `MAX_TICKS` labels.
     pub fn ticks(&self, slot_px: f32, gap: f32, width: impl Fn(&str) -> f32) -> Vec<(f32, String)> {

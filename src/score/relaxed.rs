@@ -40,7 +40,8 @@ pub fn score_typed(
         }
         Answer::TrueFalse { value } => hit(verdict(prediction) == Some(*value)),
         Answer::YesNo { value } => hit(yes_no(prediction) == Some(*value)),
-        Answer::Year { value } => hit(year_matches(*value, prediction)),
+        Answer::Year { value } => hit(year_matches(*value, prediction)
+            || period_score(&value.to_string(), prediction) == Some(1.0)),
         Answer::Number {
             value,
             decimals,
@@ -91,7 +92,21 @@ fn year_matches(year: i32, prediction: &str) -> bool {
     parse_number(prediction).is_some_and(|p| p.scale == 1.0 && p.value == f64::from(year))
 }
 
+/// A gold that is a period (`2023-01`, or as a chart printed it, `Jan '23`)
+/// against a prediction that writes a period: right when both are the same
+/// period in any form (`January 2023`, `Jan 2023`, `2023-01`), wrong for any
+/// other period, however alike the texts. None when either is no period.
+fn period_score(gold: &str, prediction: &str) -> Option<f64> {
+    use crate::spec::dates::Period;
+    let g = Period::read(gold, None)?;
+    let p = Period::read(prediction, Some(g.year()))?;
+    Some(f64::from(u8::from(p.same(&g))))
+}
+
 fn text_score(gold: &str, prediction: &str) -> f64 {
+    if let Some(score) = period_score(gold, prediction) {
+        return score;
+    }
     anls(
         &normalize_text_answer(gold),
         &normalize_text_answer(prediction),
@@ -100,7 +115,9 @@ fn text_score(gold: &str, prediction: &str) -> f64 {
 
 fn element_score(gold: &str, prediction: &str, is_year: bool) -> f64 {
     if is_year && let Some(year) = gold.trim().parse::<i32>().ok() {
-        return f64::from(u8::from(year_matches(year, prediction)));
+        return f64::from(u8::from(
+            year_matches(year, prediction) || period_score(gold, prediction) == Some(1.0),
+        ));
     }
     match (parse_number(gold), parse_number(prediction)) {
         (Some(g), Some(p)) => f64::from(u8::from(numbers_match(&p, g.value, g.scale, g.decimals))),
@@ -118,6 +135,76 @@ mod tests {
             decimals,
             unit: unit.map(str::to_string),
         }
+    }
+
+    #[test]
+    fn a_period_is_right_in_any_form_and_only_that_period() {
+        let month = Answer::Text {
+            value: "2023-01".into(),
+        };
+        for right in [
+            "2023-01",
+            "Jan 2023",
+            "January 2023",
+            "jan 2023",
+            "Jan '23",
+            "Jan. 2023",
+            "2023/1",
+        ] {
+            assert_eq!(score_typed(&month, right, &[], &[]), 1.0, "{right:?}");
+        }
+        for wrong in [
+            "Jan 2024",
+            "2024-01",
+            "Feb 2023",
+            "2023-02",
+            "Jan '24",
+            "2023",
+            "5 Jan 2023",
+        ] {
+            assert_eq!(score_typed(&month, wrong, &[], &[]), 0.0, "{wrong:?}");
+        }
+        // A quarterly chart prints the month that starts a quarter as it.
+        let q_start = Answer::Text {
+            value: "2023-04".into(),
+        };
+        assert_eq!(score_typed(&q_start, "Q2 2023", &[], &[]), 1.0);
+        assert_eq!(score_typed(&q_start, "Q1 2023", &[], &[]), 0.0);
+        let quarter = Answer::Text {
+            value: "2023 Q1".into(),
+        };
+        for right in ["Q1 2023", "2023Q1", "2023 Q1", "Q1 '23"] {
+            assert_eq!(score_typed(&quarter, right, &[], &[]), 1.0, "{right:?}");
+        }
+        assert_eq!(score_typed(&quarter, "Q2 2023", &[], &[]), 0.0);
+        assert_eq!(score_typed(&quarter, "Q1 2022", &[], &[]), 0.0);
+        let day = Answer::Text {
+            value: "2023-01-05".into(),
+        };
+        for right in ["5 Jan 2023", "Jan 5, 2023", "January 5, 2023", "2023-01-05"] {
+            assert_eq!(score_typed(&day, right, &[], &[]), 1.0, "{right:?}");
+        }
+        assert_eq!(score_typed(&day, "Jan 6, 2023", &[], &[]), 0.0);
+        assert_eq!(score_typed(&day, "Jan 2023", &[], &[]), 0.0);
+        // Fiscal and short years are relabellings of the year.
+        let year = Answer::Year { value: 2023 };
+        for right in ["2023", "FY2023", "FY23", "FY 2023", "'23"] {
+            assert_eq!(score_typed(&year, right, &[], &[]), 1.0, "{right:?}");
+        }
+        for wrong in ["FY2024", "FY22", "'24", "1923"] {
+            assert_eq!(score_typed(&year, wrong, &[], &[]), 0.0, "{wrong:?}");
+        }
+        // A gold stored as printed is matched the same way.
+        let printed = Answer::Text {
+            value: "Jan 2023".into(),
+        };
+        assert_eq!(score_typed(&printed, "2023-01", &[], &[]), 1.0);
+        assert_eq!(score_typed(&printed, "2024-01", &[], &[]), 0.0);
+        let list = Answer::List {
+            values: vec!["2023-01".into(), "2023-02".into()],
+        };
+        assert_eq!(score_typed(&list, "Jan 2023, Feb 2023", &[], &[]), 1.0);
+        assert_eq!(score_typed(&list, "Jan 2023, Mar 2023", &[], &[]), 0.5);
     }
 
     #[test]

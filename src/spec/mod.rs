@@ -4,6 +4,8 @@
 //! files under `templates/themes/` deserializing into [`Style`]; any style
 //! field can be overridden by name with [`set_style`].
 
+pub mod annotation;
+pub mod dates;
 pub mod format;
 mod themes;
 
@@ -90,6 +92,9 @@ pub fn set_style(style: &mut Style, key: &str, value: &str) -> Result<(), SpecEr
         unreachable!("Style serializes to an object")
     };
     let key = key.trim();
+    // Keys left out of the JSON at their default are still keys.
+    map.entry("date_style")
+        .or_insert_with(|| Value::String("iso".into()));
     if !map.contains_key(key) {
         return Err(SpecError::UnknownKey {
             key: key.into(),
@@ -682,6 +687,7 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
         x_label,
         y_label,
         style: style.clone(),
+        annotation: None,
     })
 }
 
@@ -831,6 +837,8 @@ mod tests {
         assert!(s.data_labels);
         set_style(&mut s, "number_style", "short").unwrap();
         assert_eq!(s.number_style, crate::ir::NumberStyle::Short);
+        set_style(&mut s, "date_style", "short_year").unwrap();
+        assert_eq!(s.date_style, crate::ir::DateStyle::ShortYear);
         set_style(&mut s, "title_size", "24").unwrap();
         assert_eq!(s.title_size, 24.0);
         set_style(&mut s, "background", "#000000").unwrap();
@@ -905,7 +913,8 @@ fn slug(s: &str) -> String {
 pub fn kpis_for(table: &Table, style: &Style, max: usize) -> Vec<KpiTile> {
     use format::format_number;
     let ordered = is_ordered_index(table);
-    let labels = table.category_labels();
+    // Periods as the dashboard's charts print them.
+    let labels = dates::IndexDates::of(table, style.date_style).labels(table);
     numeric_series(table)
         .into_iter()
         .take(max)

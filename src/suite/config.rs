@@ -108,6 +108,10 @@ pub struct SuiteConfig {
     /// Share of original charts whose table names a source that print it as a
     /// "Source: …" line, so "what is the source?" is answerable as often as not.
     pub source_lines: f64,
+    /// Share of original bar, grouped-bar and line charts drawn with one
+    /// annotation (a reference line, highlighted bar, shaded interval or
+    /// callout), as news and report figures carry one.
+    pub annotations: f64,
     /// Not part of the suite's identity: recorded as `suite.json` `shard`.
     #[serde(skip_serializing)]
     pub shard: Option<Shard>,
@@ -141,6 +145,7 @@ impl Default for SuiteConfig {
             easing: false,
             labelled_originals: 0.3,
             source_lines: 0.5,
+            annotations: 0.3,
             shard: None,
         }
     }
@@ -199,6 +204,12 @@ impl SuiteConfig {
             return Err(format!(
                 "source_lines must be within 0..=1, got {}",
                 self.source_lines
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.annotations) {
+            return Err(format!(
+                "annotations must be within 0..=1, got {}",
+                self.annotations
             ));
         }
         if !self.sets.contains(&SetName::Original) {

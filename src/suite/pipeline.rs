@@ -335,6 +335,7 @@ impl Env<'_> {
         let spec = match crate::spec::single(table, kind, style) {
             Ok(mut s) => {
                 s.source_line = self.source_line(table, kind);
+                self.annotate(&mut s, table, kind);
                 s
             }
             Err(e) => {
@@ -373,6 +374,21 @@ impl Env<'_> {
         seed::rng(self.config.seed, &["source line", &table.id, kind.name()])
             .random_bool(self.config.source_lines.clamp(0.0, 1.0))
             .then(|| source.to_string())
+    }
+
+    /// A seeded `annotations` share of original charts of the kinds that
+    /// carry one get the annotation their data fits.
+    fn annotate(&self, spec: &mut crate::ir::ChartSpec, table: &Table, kind: ChartKind) {
+        use rand::RngExt;
+        if !crate::spec::annotation::annotates(kind)
+            || !seed::rng(self.config.seed, &["annotate", &table.id, kind.name()])
+                .random_bool(self.config.annotations.clamp(0.0, 1.0))
+        {
+            return;
+        }
+        for panel in spec.panels_mut() {
+            panel.annotation = crate::spec::annotation::choose(panel, self.config.seed);
+        }
     }
 
     fn labels_original(&self, table: &Table, kind: ChartKind) -> bool {

@@ -4,7 +4,7 @@
 use super::error::{ColumnRef, TableError, TableErrorKind};
 use super::infer::{
     is_missing, is_non_finite, name_means_year, parse_compact_date, parse_date, parse_number,
-    parse_whole_year, parse_year,
+    parse_quarter, parse_whole_year, parse_year, quarter_label,
 };
 use super::read::RawTable;
 use super::reduce::{
@@ -153,7 +153,7 @@ fn index_column(col: &RawColumn, lines: &[u64], file: &str) -> Result<Column, Ta
     // Time readings in order of preference; the loose ones only under a
     // header that names time (elsewhere `1700.0` and `19580329` are numbers).
     type Parse = fn(&str) -> Option<Cell>;
-    let times: [(bool, Parse, ColumnType); 4] = [
+    let times: [(bool, Parse, ColumnType); 5] = [
         (true, |c| parse_year(c).map(Cell::Year), ColumnType::Year),
         (
             name_means_year(col.name),
@@ -165,6 +165,13 @@ fn index_column(col: &RawColumn, lines: &[u64], file: &str) -> Result<Column, Ta
             name_means_time(col.name),
             |c| parse_compact_date(c).map(Cell::Date),
             ColumnType::Date,
+        ),
+        // `1974Q1`, `Q1 1974`: one spelling, `1974 Q1`, as year+quarter
+        // columns are shaped, so the rows read as ordered quarters.
+        (
+            true,
+            |c| parse_quarter(c).map(|(y, q)| Cell::Text(quarter_label(y, q))),
+            ColumnType::Text,
         ),
     ];
     let time = times
@@ -424,7 +431,7 @@ pub(crate) fn build(
                     let y = parse_year(columns[year].cells[r]).unwrap_or_default();
                     let p = period_number(columns[period].cells[r], quarters).unwrap_or(1);
                     if quarters {
-                        Cell::Text(format!("{y} Q{p}"))
+                        Cell::Text(quarter_label(y, p))
                     } else {
                         Cell::Date(format!("{y:04}-{p:02}"))
                     }

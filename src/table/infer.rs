@@ -225,6 +225,29 @@ pub fn parse_date(raw: &str) -> Option<String> {
     None
 }
 
+/// `2023Q1`, `2023 Q1`, `2023-Q1`, `Q1 2023`, `Q1-2023` (any case) as
+/// (year, quarter). Tables keep a quarter as the text `2023 Q1`
+/// ([`quarter_label`]), which sorts and prints as the shaped year+quarter
+/// tables already do.
+pub fn parse_quarter(raw: &str) -> Option<(i32, u32)> {
+    let c = QUARTER_YEAR
+        .captures(raw.trim())
+        .or_else(|| YEAR_QUARTER.captures(raw.trim()))?;
+    let y: i32 = c["y"].parse().ok()?;
+    let q: u32 = c["q"].parse().ok()?;
+    ((MIN_YEAR..=MAX_YEAR).contains(&i64::from(y)) && (1..=4).contains(&q)).then_some((y, q))
+}
+
+/// The canonical text of a quarter: `2023 Q1`.
+pub fn quarter_label(year: i32, quarter: u32) -> String {
+    format!("{year} Q{quarter}")
+}
+
+static QUARTER_YEAR: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(?i:q)(?P<q>\d)[ \-](?P<y>\d{4})$").expect("quarter regex"));
+static YEAR_QUARTER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(?P<y>\d{4})[ \-]?(?i:q)(?P<q>\d)$").expect("quarter regex"));
+
 /// `19580329` as a date: only read so where the column is named as time,
 /// since such integers are ordinary numbers elsewhere.
 pub fn parse_compact_date(raw: &str) -> Option<String> {
@@ -355,6 +378,30 @@ mod tests {
         );
         assert_eq!(parse_compact_date("19581329"), None);
         assert_eq!(parse_compact_date("800102"), None);
+    }
+
+    #[test]
+    fn quarters() {
+        for s in [
+            "2023Q1",
+            "2023 Q1",
+            "2023-Q1",
+            "2023q1",
+            "Q1 2023",
+            "q1-2023",
+            " Q1 2023 ",
+        ] {
+            assert_eq!(parse_quarter(s), Some((2023, 1)), "{s:?}");
+        }
+        assert_eq!(parse_quarter("1974Q4"), Some((1974, 4)));
+        for s in [
+            "2023Q5", "2023Q0", "Q1 23", "2023", "Q12023x", "2023 Q 1", "1700Q1", "",
+        ] {
+            assert_eq!(parse_quarter(s), None, "{s:?}");
+        }
+        assert_eq!(quarter_label(2023, 2), "2023 Q2");
+        // Quarters are not dates.
+        assert_eq!(parse_date("2023Q1"), None);
     }
 
     #[test]

@@ -102,6 +102,23 @@ fn index_types() {
 }
 
 #[test]
+fn quarter_indexes_read_as_ordered_quarters() {
+    let t = load_str(
+        "q.csv",
+        "period,Sales\n1974Q1,1\n1974Q2,2\nQ3 1974,3\n1974-Q4,4\n",
+    );
+    assert_eq!(t.index.ctype, ColumnType::Text);
+    assert_eq!(
+        t.category_labels(),
+        vec!["1974 Q1", "1974 Q2", "1974 Q3", "1974 Q4"]
+    );
+    assert!(crate::table::reduce::is_ordered(&t));
+    // One cell that is no quarter leaves the column as text as written.
+    let t = load_str("q2.csv", "period,Sales\n1974Q1,1\nLater,2\n");
+    assert_eq!(t.category_labels(), vec!["1974Q1", "Later"]);
+}
+
+#[test]
 fn missing_markers_become_missing() {
     let t = load_str("m.csv", "k,v\na,NA\nb,\nc,-\nd,null\ne,N/A\nf,1\n");
     assert_eq!(

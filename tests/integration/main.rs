@@ -6,8 +6,10 @@ mod fuzz_support;
 mod run_support;
 mod support;
 
+mod annotations;
 mod browse_stats;
 mod composites;
+mod date_formats;
 mod demo;
 mod furniture;
 mod fuzz_process;

@@ -40,6 +40,20 @@ fn original(table: &Table) -> Option<(Chart, Vec<Question>)> {
     Some((chart, qs))
 }
 
+/// Annotation perturbations act on an annotated chart: the spec with the
+/// first annotation (with a label) its data fits.
+fn annotated(spec: &chartstress::ir::ChartSpec, name: &str) -> chartstress::ir::ChartSpec {
+    let mut out = spec.clone();
+    if name.starts_with("annotation_") {
+        for panel in out.panels_mut() {
+            panel.annotation = ["reference_line", "callout", "band"]
+                .iter()
+                .find_map(|a| chartstress::spec::annotation::named(panel, a));
+        }
+    }
+    out
+}
+
 fn executed(query: &chartstress::ir::Query, chart: &Chart) -> Answer {
     chartstress::query::execute(query, &chart.spec, &chart.scene).unwrap_or(Answer::Unanswerable)
 }
@@ -75,10 +89,12 @@ fn every_chart_perturbation_and_severity_keeps_its_answer_declaration() {
                     distractors: &others,
                 };
                 let (chart, target) = match info.stage {
-                    Stage::Spec => match p.apply_spec(&base.spec, severity, &ctx) {
-                        Some(a) => (render(a.value), a.target_panel),
-                        None => continue,
-                    },
+                    Stage::Spec => {
+                        match p.apply_spec(&annotated(&base.spec, info.name), severity, &ctx) {
+                            Some(a) => (render(a.value), a.target_panel),
+                            None => continue,
+                        }
+                    }
                     Stage::Svg => match p.apply_svg(&base.svg, &base.scene, severity, 17) {
                         Some(a) => {
                             let png = chartstress::render::svg_to_png(&a.value.svg)

@@ -1052,6 +1052,10 @@ fn check_readability(items: &[Value], charts: &HashMap<String, Value>) {
         let mut printed = texts(&panel["x_ticks"], "label");
         printed.extend(texts(&panel["y_ticks"], "label"));
         printed.extend(texts(&panel["legend"], "label"));
+        // A date printed another way (`Jan '58`) records its table label.
+        printed.extend(texts(&panel["x_ticks"], "category"));
+        printed.extend(texts(&panel["y_ticks"], "category"));
+        printed.extend(texts(&panel["legend"], "category"));
         printed.extend(texts(&panel["direct_labels"], "text"));
         let marks = panel["marks"].as_array().unwrap();
         printed.extend(
@@ -1061,7 +1065,9 @@ fn check_readability(items: &[Value], charts: &HashMap<String, Value>) {
         );
         let time_axis = printed.iter().filter(|l| is_time_label(l)).count() >= 2;
         for c in named_categories(base) {
-            let shown = printed.iter().any(|p| p.trim() == c.trim())
+            let shown = printed
+                .iter()
+                .any(|p| p.trim() == c.trim() || chartstress::spec::dates::names_period(p, &c))
                 || (time_axis && is_time_label(&c))
                 || printed
                     .iter()

@@ -107,6 +107,24 @@ fn label(s: &str) -> String {
     if let Some(v) = number(t) {
         return format!("{v}");
     }
+    // Quarters (`1974Q1`, `Q1 1974`) are labelled `1974 Q1`.
+    let compact: String = t
+        .to_ascii_uppercase()
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '-'))
+        .collect();
+    let year_first = compact.len() == 6 && compact.as_bytes()[4] == b'Q';
+    let quarter_first = compact.len() == 6 && compact.as_bytes()[0] == b'Q';
+    let (y, q) = if year_first {
+        (&compact[..4], &compact[5..])
+    } else if quarter_first {
+        (&compact[2..], &compact[1..2])
+    } else {
+        ("", "")
+    };
+    if y.parse::<u16>().is_ok() && matches!(q, "1" | "2" | "3" | "4") {
+        return format!("{y} Q{q}");
+    }
     t.to_string()
 }
 

@@ -84,6 +84,7 @@ pub fn chart_record(id: &str, image: &str) -> ChartRecord {
                 x_label: None,
                 y_label: None,
                 style,
+                annotation: None,
             },
         },
     };
@@ -109,6 +110,7 @@ pub fn chart_record(id: &str, image: &str) -> ChartRecord {
             marks: vec![],
             legend: vec![],
             direct_labels: vec![],
+            annotation: None,
         }],
         kpis: vec![],
         paragraph: None,
