@@ -158,9 +158,20 @@ fn check_drawn(name: &str, p: &PanelScene, img: &RgbImage, size: (u32, u32)) {
         }
         "highlight" => {
             // The highlighted bar alone keeps its colour; the others are grey.
+            // A bar's colour is its commonest pixel, since clutter (a
+            // watermark) may cross its centre.
             let centre = |b: &BBox| {
+                let mut counts: BTreeMap<[u8; 3], usize> = BTreeMap::new();
+                for y in b.y as u32 + 2..(b.bottom() as u32).saturating_sub(2) {
+                    for x in b.x as u32 + 2..(b.right() as u32).saturating_sub(2) {
+                        *counts.entry(img.get_pixel(x, y).0).or_default() += 1;
+                    }
+                }
                 let (x, y) = b.center();
-                img.get_pixel(x as u32, y as u32).0
+                counts
+                    .into_iter()
+                    .max_by_key(|&(_, n)| n)
+                    .map_or(img.get_pixel(x as u32, y as u32).0, |(c, _)| c)
             };
             let accent = centre(&a.bbox);
             for m in p.marks.iter().filter(|m| m.bbox.h > 4.0) {
