@@ -257,8 +257,17 @@ impl Run<'_> {
     }
 }
 
-/// Grammar rules that close a question (thanks, sign-offs).
-const CLOSERS: &[&str] = &["ask_tail", "formal_tail", "casual_tail"];
+/// Grammar rules muted inside a multiple-choice question: closers (thanks,
+/// sign-offs) and brief context, which read oddly between a question and
+/// its options or after a "Which of these is right?" opener; the frame
+/// around the options adds context at the front instead.
+const MUTED_BEFORE_OPTIONS: &[&str] = &[
+    "ask_tail",
+    "formal_tail",
+    "casual_tail",
+    "brief_tail",
+    "brief_lead",
+];
 
 /// Families whose answer is a category or tick label, not a quantity.
 fn names_a_category(key: &str) -> bool {
@@ -493,8 +502,7 @@ fn render(
     let mut history = Vec::new();
     let mut text = match &q.query {
         Query::MultipleChoice { base, options } => {
-            // "Thanks." or "Regards." between a question and its options reads oddly.
-            run.mute = CLOSERS;
+            run.mute = MUTED_BEFORE_OPTIONS;
             let core = run.question(base, &key, &slots)?;
             run.mute = &[];
             let frame = run.pick_owned("mcq", &run.frames.mcq)?;

@@ -163,6 +163,14 @@ pub fn apply(
         let Some(new) = typo(&c, kind, bank, rng) else {
             continue;
         };
+        // "then The" must not become "the The": a typo never repeats a neighbour.
+        let repeats = |j: Option<usize>| {
+            j.and_then(|j| tokens.get(j))
+                .is_some_and(|t| core(t).eq_ignore_ascii_case(&new))
+        };
+        if repeats(i.checked_sub(1)) || repeats(Some(i + 1)) {
+            continue;
+        }
         if new != c && !new.is_empty() {
             tokens[i] = format!("{before}{new}{after}");
             used.insert(i);
