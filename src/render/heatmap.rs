@@ -26,7 +26,7 @@ const BAR_GAP: f32 = 14.0;
 const MIN_VALUE_SIZE: f32 = 8.0;
 /// Largest cell sides: a small table does not become a few giant blocks.
 const MAX_CELL_W: f32 = 150.0;
-const MAX_CELL_H: f32 = 70.0;
+const MAX_CELL_H: f32 = 100.0;
 
 /// A value as the cell prints it (the decimals its column prints, at least
 /// one for a fraction), as bar and line value labels do.
