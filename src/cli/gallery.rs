@@ -147,7 +147,18 @@ fn render_one(job: &Job<'_>, images: &Path, thumb_w: u32) -> Result<Done, String
         job.kind.name(),
         job.style.theme
     );
-    let chart = spec::single(job.table, job.kind, job.style).map_err(|e| format!("{what}: {e}"))?;
+    // Heatmaps print their cells' values, as papers (and suites) draw them.
+    let labelled;
+    let style = if job.kind == ChartKind::Heatmap && !job.style.data_labels {
+        labelled = Style {
+            data_labels: true,
+            ..job.style.clone()
+        };
+        &labelled
+    } else {
+        job.style
+    };
+    let chart = spec::single(job.table, job.kind, style).map_err(|e| format!("{what}: {e}"))?;
     let (rendered, pixels) =
         render::render_with_pixels(&chart).map_err(|e| format!("{what}: {e}"))?;
     let file = format!(

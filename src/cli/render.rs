@@ -26,7 +26,7 @@ pub struct Args {
     /// Table file (.csv, .tsv or .json, with an optional NAME.meta.json sidecar).
     pub table: PathBuf,
     /// Chart kind: bar, horizontal_bar, grouped_bar, stacked_bar, line, area,
-    /// stacked_area, pie, donut, scatter, bubble. Default: best suited.
+    /// stacked_area, pie, donut, scatter, bubble, heatmap. Default: best suited.
     #[arg(long)]
     pub kind: Option<String>,
     /// Theme name (see `chartstress gallery` or docs): classic, newsprint, business, …
@@ -71,6 +71,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         })?),
         None => None,
     };
+    // Heatmaps print their cells' values unless told otherwise, as papers
+    // draw them (and as a suite's original heatmaps do).
+    let labels_set = args.set.iter().any(|kv| {
+        kv.split_once('=')
+            .is_some_and(|(k, _)| k.trim() == "data_labels")
+    });
+    if kind == Some(ChartKind::Heatmap) && !labels_set {
+        style.data_labels = true;
+    }
     let layout: LayoutRequest = args.layout.parse()?;
     let mut chart = spec::figure(&table, layout, kind, &style)
         .with_context(|| format!("{}", args.table.display()))?;

@@ -253,6 +253,12 @@ pub enum Query {
     TickCount {
         panel: PanelIndex,
     },
+    /// The lowest (or highest) printed tick of a heatmap's colour bar:
+    /// the ends of its range, as CharXiv asks of continuous legends.
+    ColorbarTick {
+        panel: PanelIndex,
+        last: bool,
+    },
     /// Subplot layout "n by m".
     SubplotLayout,
     SubplotCount,

@@ -76,6 +76,8 @@ pub enum MarkKind {
     LinePoint,
     ScatterPoint,
     Slice,
+    /// One heatmap cell: its fill colour stands for its value.
+    Cell,
 }
 
 /// One data mark.
@@ -147,6 +149,34 @@ pub struct PanelScene {
     /// The annotation drawn on the panel, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotation: Option<AnnotationScene>,
+    /// A heatmap's grid orientation and colour bar (heatmaps only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heatmap: Option<HeatmapScene>,
+}
+
+/// What a heatmap panel drew besides its cells (which are marks of kind
+/// `cell`: series, category, value, fill colour and pixel box).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HeatmapScene {
+    /// Rows are the table's series and columns its categories (the
+    /// transpose); false: rows are categories (labelled on `y_ticks`) and
+    /// columns series (labelled on `x_ticks`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub series_on_rows: bool,
+    pub colorbar: ColorBar,
+}
+
+/// A vertical colour bar: the colour map drawn from `min` (bottom) to `max`
+/// (top) over `bbox`, with its printed ticks (bottom to top, `pos` the
+/// pixel y of each tick).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ColorBar {
+    pub bbox: BBox,
+    /// The colour map's name (`viridis`, `cividis`, `magma`, `blues`, `greys`).
+    pub colormap: String,
+    pub min: f64,
+    pub max: f64,
+    pub ticks: Vec<Tick>,
 }
 
 /// An annotation as drawn: its kind, printed label, pixel geometry and what

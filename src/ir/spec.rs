@@ -20,10 +20,14 @@ pub enum ChartKind {
     Donut,
     Scatter,
     Bubble,
+    /// A grid of cells coloured by value on a sequential colour map, with a
+    /// colour bar and (when `data_labels`) each cell's value printed in it.
+    Heatmap,
 }
 
 impl ChartKind {
-    pub const ALL: [ChartKind; 11] = [
+    /// Appended kinds go last so seeded picks among earlier kinds stay put.
+    pub const ALL: [ChartKind; 12] = [
         ChartKind::Bar,
         ChartKind::HorizontalBar,
         ChartKind::GroupedBar,
@@ -35,6 +39,7 @@ impl ChartKind {
         ChartKind::Donut,
         ChartKind::Scatter,
         ChartKind::Bubble,
+        ChartKind::Heatmap,
     ];
 
     pub fn name(self) -> &'static str {
@@ -50,6 +55,7 @@ impl ChartKind {
             ChartKind::Donut => "donut",
             ChartKind::Scatter => "scatter",
             ChartKind::Bubble => "bubble",
+            ChartKind::Heatmap => "heatmap",
         }
     }
 
@@ -60,6 +66,54 @@ impl ChartKind {
 
     pub fn is_circular(self) -> bool {
         matches!(self, ChartKind::Pie | ChartKind::Donut)
+    }
+}
+
+/// A sequential colour map for heatmaps: perceptually ordered (lightness
+/// changes monotonically, so a value can be read back from its colour) and
+/// colour-blind safe. `Auto` takes the theme's map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Colormap {
+    #[default]
+    Auto,
+    Viridis,
+    Cividis,
+    Magma,
+    Blues,
+    Greys,
+}
+
+impl Colormap {
+    pub const ALL: [Colormap; 5] = [
+        Colormap::Viridis,
+        Colormap::Cividis,
+        Colormap::Magma,
+        Colormap::Blues,
+        Colormap::Greys,
+    ];
+
+    pub fn is_auto(&self) -> bool {
+        *self == Colormap::Auto
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Colormap::Auto => "auto",
+            Colormap::Viridis => "viridis",
+            Colormap::Cividis => "cividis",
+            Colormap::Magma => "magma",
+            Colormap::Blues => "blues",
+            Colormap::Greys => "greys",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Colormap> {
+        let wanted = name.trim().to_ascii_lowercase();
+        [Colormap::Auto]
+            .into_iter()
+            .chain(Colormap::ALL)
+            .find(|c| c.name() == wanted)
     }
 }
 
@@ -245,6 +299,10 @@ pub struct Style {
     pub log_scale: bool,
     /// Donut hole radius as a fraction of the outer radius (donut only).
     pub donut_hole: f32,
+    /// Heatmap colour map. Left out of the JSON when `Auto` (the theme's),
+    /// so specs and chart ids from before heatmaps stay the same.
+    #[serde(skip_serializing_if = "Colormap::is_auto")]
+    pub colormap: Colormap,
     /// Outer margin in pixels.
     pub margin: u32,
 }
@@ -331,6 +389,7 @@ impl Default for Style {
             value_start: None,
             log_scale: false,
             donut_hole: 0.5,
+            colormap: Colormap::Auto,
             margin: 16,
         }
     }

@@ -31,6 +31,14 @@ fn shares_of_whole(panel: &PanelSpec) -> bool {
         && ((total - 100.0).abs() <= 1.0 || (total - 1.0).abs() <= 0.01)
 }
 
+/// Several like series over a few categories, with no annotation (a
+/// heatmap draws none): the grid prints every value.
+fn heatmap_fits(panel: &PanelSpec) -> bool {
+    panel.series.len() >= 2
+        && (2..=crate::spec::HEATMAP_MAX_SIDE).contains(&panel.table.n_rows())
+        && panel.annotation.is_none()
+}
+
 /// Readable replacements for a panel's kind, closest first.
 pub fn candidates(panel: &PanelSpec) -> Vec<ChartKind> {
     let ordered = ordered_x(panel);
@@ -73,6 +81,9 @@ pub fn candidates(panel: &PanelSpec) -> Vec<ChartKind> {
             if ordered {
                 out.push(ChartKind::Line);
             }
+            if heatmap_fits(panel) {
+                out.push(ChartKind::Heatmap);
+            }
         }
         ChartKind::StackedBar => {
             out.push(ChartKind::GroupedBar);
@@ -90,6 +101,12 @@ pub fn candidates(panel: &PanelSpec) -> Vec<ChartKind> {
             out.push(ChartKind::Bar);
         }
         ChartKind::Scatter | ChartKind::Bubble => {}
+        ChartKind::Heatmap => {
+            out.push(ChartKind::GroupedBar);
+            if ordered {
+                out.push(ChartKind::Line);
+            }
+        }
     }
     out
 }
@@ -133,7 +150,29 @@ impl Perturbation for KindSwap {
             level.min(options.len().checked_sub(1)?)
         };
         let (from, to) = (target.kind, options[pick]);
+        // A heatmap names only its index axis (its series are named cell
+        // row by row): the axis titles move with the kind.
+        if to == ChartKind::Heatmap {
+            let index = target.x_label.take();
+            target.y_label = None;
+            if crate::spec::heatmap_series_on_rows(&target.table) {
+                target.x_label = index;
+            } else {
+                target.y_label = index;
+            }
+        } else if from == ChartKind::Heatmap {
+            let index = target.x_label.take().or_else(|| target.y_label.take());
+            target.x_label = index;
+            target.y_label = crate::spec::panel(&target.table, to, &target.style)
+                .ok()
+                .and_then(|p| p.y_label);
+        }
         target.kind = to;
+        // A heatmap prints its values in its cells, as the suite's original
+        // heatmaps do (colour alone is read only coarsely).
+        if to == ChartKind::Heatmap {
+            target.style.data_labels = true;
+        }
         // A slice's share cannot be judged to 5% by its angle: pies print
         // their percentages, as the suite's original pies do. Whether that
         // eases the item is measured on the scenes by the suite.
@@ -169,11 +208,22 @@ mod tests {
     }
 
     #[test]
-    fn grouped_becomes_stacked_or_line() {
+    fn grouped_becomes_stacked_line_or_heatmap() {
         let spec = testing::grouped_years();
         let mild = KindSwap.apply_spec(&spec, 1, &ctx()).unwrap().value;
         assert_eq!(mild.panels()[0].kind, ChartKind::StackedBar);
+        assert_eq!(
+            candidates(spec.panels()[0]),
+            [ChartKind::StackedBar, ChartKind::Line, ChartKind::Heatmap]
+        );
+        // The furthest readable kind: the same grid of values as coloured
+        // cells, each printing its value.
         let strong = KindSwap.apply_spec(&spec, 5, &ctx()).unwrap().value;
-        assert_eq!(strong.panels()[0].kind, ChartKind::Line);
+        let p = strong.panels()[0];
+        assert_eq!(p.kind, ChartKind::Heatmap);
+        assert!(p.style.data_labels);
+        assert_eq!(p.series, spec.panels()[0].series);
+        let back = KindSwap.apply_spec(&strong, 1, &ctx()).unwrap().value;
+        assert_eq!(back.panels()[0].kind, ChartKind::GroupedBar);
     }
 }

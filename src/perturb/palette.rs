@@ -5,7 +5,8 @@
 use rand::RngExt;
 
 use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
-use crate::ir::{ChartSpec, NamedColor};
+use crate::ir::{ChartKind, ChartSpec, Colormap, NamedColor};
+use crate::render::colormap;
 
 pub struct Palette;
 
@@ -58,6 +59,28 @@ fn named(list: &[(&str, &str)]) -> Vec<NamedColor> {
         .collect()
 }
 
+/// A colour map other than `now` for a palette level: the next perceptual
+/// map, another one, a single-hue one, then greys.
+fn other_map(now: Colormap, level: usize) -> Colormap {
+    let wanted = match level {
+        0 => {
+            let i = Colormap::ALL.iter().position(|m| *m == now).unwrap_or(0);
+            Colormap::ALL[(i + 1) % Colormap::ALL.len()]
+        }
+        1 => Colormap::Magma,
+        2 => Colormap::Blues,
+        _ => Colormap::Greys,
+    };
+    if wanted != now {
+        return wanted;
+    }
+    match now {
+        Colormap::Greys => Colormap::Blues,
+        Colormap::Magma => Colormap::Cividis,
+        _ => Colormap::Viridis,
+    }
+}
+
 impl Perturbation for Palette {
     fn info(&self) -> Info {
         Info {
@@ -97,13 +120,28 @@ impl Perturbation for Palette {
             3 => (named(&GRAYS), "grayscale".to_string()),
             _ => (named(&PALE_GRAYS), "pale grayscale".to_string()),
         };
+        // A heatmap's colours come from its colour map: another map, in
+        // the same spirit as the level's palette.
+        let heatmap = spec
+            .panels()
+            .iter()
+            .find(|p| p.kind == ChartKind::Heatmap)
+            .map(|p| colormap::resolve(p.style.colormap, &p.style.theme));
+        let map = heatmap.map(|now| other_map(now, level));
         let out = super::restyle(spec, |s| {
             s.palette = palette.clone();
+            if let Some(m) = map {
+                s.colormap = m;
+            }
             if level == 4 {
                 s.plot_background = "#eeeeee".into();
             }
         });
-        Some(Applied::new(out).param("palette", label))
+        let mut applied = Applied::new(out).param("palette", label);
+        if let Some(m) = map {
+            applied = applied.param("colormap", m.name());
+        }
+        Some(applied)
     }
 }
 

@@ -152,7 +152,7 @@ pub fn placement_name(p: LegendPlacement) -> String {
 
 /// Kinds with a numeric value axis (ticks, baseline, log scale apply).
 pub fn has_value_axis(kind: ChartKind) -> bool {
-    !kind.is_circular()
+    !kind.is_circular() && kind != ChartKind::Heatmap
 }
 
 /// Every drawn value of every panel is a positive number (log scale is valid).

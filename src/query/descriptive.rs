@@ -296,6 +296,14 @@ pub(crate) fn execute(query: &Query, ctx: &Ctx, scene: &Scene) -> Result<Answer,
             text(classify_trend(&values)?.label())
         }
         Query::TickCount { .. } => number((p.x_ticks.len() + p.y_ticks.len()) as f64, 0, None)?,
+        Query::ColorbarTick { last, .. } => {
+            let ticks = p.heatmap.as_ref().map(|h| &h.colorbar.ticks);
+            let tick = ticks.and_then(|t| if *last { t.last() } else { t.first() });
+            match tick {
+                Some(t) => tick_answer(&t.label),
+                None => not_applicable(),
+            }
+        }
         Query::Source { .. } => printed_after(scene, "source:"),
         Query::Note { .. } => printed_after(scene, "note:"),
         Query::Subtitle { .. } => match &p.subtitle {

@@ -156,6 +156,7 @@ pub fn is_descriptive(query: &Query) -> bool {
             | Query::LegendLabels { .. }
             | Query::GeneralTrend { .. }
             | Query::TickCount { .. }
+            | Query::ColorbarTick { .. }
             | Query::SubplotLayout
             | Query::SubplotCount
             | Query::KpiValue { .. }
@@ -220,6 +221,8 @@ pub const DESCRIPTIVE_FAMILIES: &[&str] = &[
     "subplot_layout",
     "subplot_count",
     "kpi_value",
+    "lowest_colorbar_tick",
+    "highest_colorbar_tick",
 ];
 
 /// Families about a chart's annotation, asked only of charts that draw one:
@@ -309,6 +312,13 @@ pub fn family(query: &Query) -> &'static str {
         Query::LegendLabels { .. } => "legend_labels",
         Query::GeneralTrend { .. } => "general_trend",
         Query::TickCount { .. } => "tick_count",
+        Query::ColorbarTick { last, .. } => {
+            if *last {
+                "highest_colorbar_tick"
+            } else {
+                "lowest_colorbar_tick"
+            }
+        }
         Query::SubplotLayout => "subplot_layout",
         Query::SubplotCount => "subplot_count",
         Query::KpiValue { .. } => "kpi_value",
@@ -344,7 +354,8 @@ pub fn answer_kind(query: &Query, answer: &Answer) -> AnswerKind {
             Query::ValueAt { .. }
             | Query::MaxValue { .. }
             | Query::MinValue { .. }
-            | Query::EdgeTick { .. } => AnswerKind::NumberInChart,
+            | Query::EdgeTick { .. }
+            | Query::ColorbarTick { .. } => AnswerKind::NumberInChart,
             _ => AnswerKind::NumberInGeneral,
         },
         Answer::Year { .. } => AnswerKind::NumberInChart,

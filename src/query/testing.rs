@@ -318,6 +318,7 @@ fn panel_scene(index: usize, row: u32, col: u32, area: BBox, p: &PanelSpec) -> P
         legend,
         direct_labels: Vec::new(),
         annotation: None,
+        heatmap: None,
     }
 }
 

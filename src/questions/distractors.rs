@@ -211,6 +211,17 @@ fn text_candidates(query: &Query, data: Option<&PanelData>, scene: &Scene) -> Ve
                 out.extend(ticks.iter().map(|t| t.label.clone()));
             }
         }
+        // A wrong colour bar tick is another of its ticks.
+        Query::ColorbarTick { panel, .. } => {
+            for p in scene.panels.iter().filter(|p| p.index == *panel) {
+                out.extend(
+                    p.heatmap
+                        .iter()
+                        .flat_map(|h| &h.colorbar.ticks)
+                        .map(|t| t.label.clone()),
+                );
+            }
+        }
         Query::LegendLabels { .. } => {
             for p in &scene.panels {
                 out.extend(p.legend.iter().map(|e| e.label.clone()));

@@ -44,9 +44,14 @@ pub fn descriptive_family_fits(family: &str, p: &PanelScene, panels: usize) -> b
     let circular = p.kind.is_circular();
     let series: std::collections::BTreeSet<&str> =
         p.marks.iter().map(|m| m.series.as_str()).collect();
+    let heatmap = p.heatmap.is_some();
     match family {
-        "leftmost_x_tick" | "rightmost_x_tick" | "lowest_y_tick" | "highest_y_tick"
-        | "x_tick_step" | "y_tick_step" | "tick_count" | "x_label" | "y_label" => !circular,
+        // A heatmap's axes print names, not numbers; its colour bar's ticks
+        // are asked about on their own.
+        "x_tick_step" | "y_tick_step" | "tick_count" => !circular && !heatmap,
+        "lowest_colorbar_tick" | "highest_colorbar_tick" => heatmap,
+        "leftmost_x_tick" | "rightmost_x_tick" | "lowest_y_tick" | "highest_y_tick" | "x_label"
+        | "y_label" => !circular,
         "line_count" => p.kind == ChartKind::Line,
         "lines_intersect" => p.kind == ChartKind::Line && series.len() >= 2,
         "general_trend" => matches!(p.kind, ChartKind::Line | ChartKind::Bar) && series.len() == 1,
@@ -377,6 +382,8 @@ pub fn descriptive_query(family: &str, panel: usize) -> Option<Query> {
         "legend_labels" => Query::LegendLabels { panel },
         "general_trend" => Query::GeneralTrend { panel },
         "tick_count" => Query::TickCount { panel },
+        "lowest_colorbar_tick" => Query::ColorbarTick { panel, last: false },
+        "highest_colorbar_tick" => Query::ColorbarTick { panel, last: true },
         "subplot_layout" => Query::SubplotLayout,
         "subplot_count" => Query::SubplotCount,
         "source" => Query::Source { panel },

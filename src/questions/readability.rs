@@ -147,16 +147,25 @@ impl Reading {
             }
         }
         r.drawn = drawn.len();
+        // A heatmap names its series on its rows or columns.
+        let heat = p.heatmap.as_ref();
+        let series_ticks: &[Tick] = match heat {
+            Some(h) if h.series_on_rows => &p.y_ticks,
+            Some(_) => &p.x_ticks,
+            None => &[],
+        };
         r.series = drawn
             .iter()
             .filter(|s| {
                 r.drawn <= 1
                     || p.legend.iter().any(|l| l.label == **s)
                     || p.direct_labels.iter().any(|l| names(&l.text, s))
+                    || series_ticks.iter().any(|t| names(&t.label, s))
             })
             .map(|s| s.to_string())
             .collect();
-        let horizontal = p.kind == ChartKind::HorizontalBar;
+        let horizontal =
+            p.kind == ChartKind::HorizontalBar || heat.is_some_and(|h| !h.series_on_rows);
         if r.circular {
             for m in &p.marks {
                 let Some(c) = &m.category else { continue };
@@ -223,7 +232,11 @@ impl Reading {
                 .label
                 .as_ref()
                 .and_then(|l| labelled(m.value, &l.text, label_scale));
-            let px = if r.circular { 0.0 } else { r.pixel(m.value) };
+            let px = if r.circular || heat.is_some() {
+                0.0
+            } else {
+                r.pixel(m.value)
+            };
             let cell = match printed {
                 Some((v, half)) => Cell {
                     value: m.value,
@@ -234,6 +247,14 @@ impl Reading {
                 None if r.circular => Cell {
                     value: m.value,
                     err: ANGLE_ERR * total,
+                    px: 0.0,
+                    printed: None,
+                },
+                // A cell's colour, matched against the colour bar by eye.
+                None if heat.is_some() => Cell {
+                    value: m.value,
+                    err: crate::render::colormap::READ_ERR
+                        * heat.map_or(0.0, |h| (h.colorbar.max - h.colorbar.min).abs()),
                     px: 0.0,
                     printed: None,
                 },
@@ -688,6 +709,7 @@ mod tests {
                 legend: Vec::new(),
                 direct_labels: Vec::new(),
                 annotation: None,
+                heatmap: None,
             }],
             kpis: Vec::new(),
             paragraph: None,

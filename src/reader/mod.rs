@@ -359,6 +359,12 @@ fn printed(query: &Query, scene: &Scene, view: &View) -> Result<(), Stop> {
             Query::TickCount { .. } => {
                 boxes.extend(p.x_ticks.iter().chain(&p.y_ticks).map(|t| t.bbox))
             }
+            Query::ColorbarTick { .. } => boxes.extend(
+                p.heatmap
+                    .iter()
+                    .flat_map(|h| &h.colorbar.ticks)
+                    .map(|t| t.bbox),
+            ),
             Query::LegendCount { .. } | Query::LegendLabels { .. } => {
                 boxes.extend(p.legend.iter().map(|e| e.bbox))
             }

@@ -60,12 +60,17 @@ fn label_names(label: &str, name: &str) -> bool {
 
 impl<'a> Sight<'a> {
     pub fn new(panel: &'a PanelScene, view: &'a View) -> Sight<'a> {
-        let horizontal = panel.kind == ChartKind::HorizontalBar;
+        // A heatmap's categories run down its rows unless its series do;
+        // its values are read on the colour bar.
+        let heat = panel.heatmap.as_ref();
+        let horizontal =
+            panel.kind == ChartKind::HorizontalBar || heat.is_some_and(|h| !h.series_on_rows);
         let (value_ticks, cat_ticks) = if horizontal {
             (&panel.x_ticks, &panel.y_ticks)
         } else {
             (&panel.y_ticks, &panel.x_ticks)
         };
+        let value_ticks = heat.map_or(value_ticks, |h| &h.colorbar.ticks);
         let scatter = matches!(panel.kind, ChartKind::Scatter | ChartKind::Bubble);
         let mut drawn: Vec<String> = Vec::new();
         let mut slots: Vec<String> = Vec::new();
@@ -265,6 +270,9 @@ impl<'a> Sight<'a> {
     /// legible legend entry (of a colour no other entry has) or direct label.
     pub fn series(&self, name: &str) -> Result<(), Stop> {
         let p = self.panel;
+        if let Some(h) = &p.heatmap {
+            return self.heatmap_series(name, h.series_on_rows);
+        }
         if self.x_series_is(name) {
             return Ok(());
         }
@@ -324,6 +332,65 @@ impl<'a> Sight<'a> {
                 format!("no legend entry or label names {name:?}"),
             ))
         }
+    }
+
+    /// A heatmap's series is named by its row or column label.
+    fn heatmap_series(&self, name: &str, on_rows: bool) -> Result<(), Stop> {
+        let p = self.panel;
+        let ticks = if on_rows { &p.y_ticks } else { &p.x_ticks };
+        let legible: Vec<&str> = ticks
+            .iter()
+            .filter(|t| self.view.legible(&t.bbox))
+            .map(|t| t.label.as_str())
+            .collect();
+        let naming: Vec<&&str> = legible.iter().filter(|l| label_names(l, name)).collect();
+        let exact = naming.iter().any(|l| l.trim() == name.trim());
+        let unique = naming.len() == 1
+            && self
+                .drawn
+                .iter()
+                .filter(|s| label_names(naming[0], s))
+                .count()
+                == 1;
+        if (exact || unique) && self.drawn.iter().any(|s| s == name) {
+            return Ok(());
+        }
+        if legible.len() == self.drawn.len() && naming.is_empty() {
+            Err(Stop::Absent(format!("no series named {name:?}")))
+        } else {
+            Err(unreadable(
+                "series_unidentified",
+                format!("no row or column label names {name:?}"),
+            ))
+        }
+    }
+
+    /// A heatmap cell without a legible value: its colour matched against
+    /// the colour bar, read through the bar's printed ticks, to the
+    /// precision a colour is told apart by eye.
+    fn read_colour(&self, m: &Mark) -> Result<Interval, Stop> {
+        let bar = self
+            .panel
+            .heatmap
+            .as_ref()
+            .map(|h| &h.colorbar)
+            .filter(|b| self.view.legible(&b.bbox))
+            .ok_or_else(|| unreadable("colorbar_unreadable", "no colour bar to read"))?;
+        let map = crate::ir::Colormap::from_name(&bar.colormap)
+            .ok_or_else(|| unreadable("colorbar_unreadable", "unknown colour map"))?;
+        let rgb = crate::render::colormap::parse(&m.color.hex)
+            .ok_or_else(|| unreadable("colorbar_unreadable", "cell colour unknown"))?;
+        let t = crate::render::colormap::position_of(map, rgb);
+        let axis = self.axis()?;
+        let y = f64::from(bar.bbox.bottom()) - t * f64::from(bar.bbox.h);
+        let span = (axis.value_at(f64::from(bar.bbox.y))
+            - axis.value_at(f64::from(bar.bbox.bottom())))
+        .abs();
+        let mid = axis.read(y, self.view).mid();
+        Ok(Interval::around(
+            mid,
+            crate::render::colormap::READ_ERR * span,
+        ))
     }
 
     fn x_series_is(&self, name: &str) -> bool {
@@ -457,6 +524,7 @@ impl<'a> Sight<'a> {
                 let (_, cy) = b.center();
                 Ok(self.axis()?.read(f64::from(cy), self.view))
             }
+            MarkKind::Cell => self.read_colour(m),
         }
     }
 

@@ -30,6 +30,13 @@ fn scrambled(scene: &Scene) -> Scene {
         for t in p.x_ticks.iter_mut().chain(p.y_ticks.iter_mut()) {
             t.value = None;
         }
+        if let Some(h) = &mut p.heatmap {
+            for t in &mut h.colorbar.ticks {
+                t.value = None;
+            }
+            h.colorbar.min = -1.0;
+            h.colorbar.max = -1.0;
+        }
     }
     s
 }
@@ -50,6 +57,8 @@ fn answers_never_depend_on_recorded_values() {
         ("retail_sales_monthly.csv", ChartKind::Line),
         ("smartphone_shipments_grouped.csv", ChartKind::GroupedBar),
         ("energy_mix_stacked.csv", ChartKind::StackedBar),
+        ("smartphone_shipments_grouped.csv", ChartKind::Heatmap),
+        ("retail_sales_monthly.csv", ChartKind::Heatmap),
     ] {
         for labels in [false, true] {
             let (spec, scene) = chart(fixture, kind, labels);
@@ -83,6 +92,9 @@ fn whatever_the_reader_answers_is_right() {
         ("renewables_stacked_area.csv", ChartKind::StackedArea),
         ("browser_share_pie.csv", ChartKind::Pie),
         ("gdp_growth_g7.csv", ChartKind::Bar),
+        ("smartphone_shipments_grouped.csv", ChartKind::Heatmap),
+        ("retail_sales_monthly.csv", ChartKind::Heatmap),
+        ("energy_mix_stacked.csv", ChartKind::Heatmap),
     ] {
         for labels in [false, true] {
             let (spec, scene) = chart(fixture, kind, labels);
@@ -203,5 +215,72 @@ fn strong_downscaling_makes_text_illegible() {
     assert!(matches!(
         answer(&q, &spec, &scene, &View::default()),
         Reading::Answer(_)
+    ));
+}
+
+#[test]
+fn heatmap_cells_are_read_from_printed_values_or_coarsely_from_colour() {
+    let (spec, scene) = chart("smartphone_shipments_grouped.csv", ChartKind::Heatmap, true);
+    let view = View::default();
+    let p = &scene.panels[0];
+    // Printed values are read exactly; the colour bar's ticks as printed.
+    for m in &p.marks {
+        let q = Query::ValueAt {
+            panel: 0,
+            series: m.series.clone(),
+            category: m.category.clone().unwrap(),
+        };
+        let gold = crate::query::execute(&q, &spec, &scene).unwrap();
+        assert!(agrees(&gold, &answer(&q, &spec, &scene, &view)), "{q:?}");
+    }
+    for last in [false, true] {
+        let q = Query::ColorbarTick { panel: 0, last };
+        let gold = crate::query::execute(&q, &spec, &scene).unwrap();
+        let bar = &p.heatmap.as_ref().unwrap().colorbar;
+        let want = if last { bar.max } else { bar.min };
+        assert_eq!(
+            gold.to_text().replace(',', "").parse::<f64>().unwrap(),
+            want
+        );
+        assert!(agrees(&gold, &answer(&q, &spec, &scene, &view)));
+    }
+    // Without printed values a cell's colour is matched on the colour bar:
+    // its interval holds the value but is too wide to quote it.
+    let (_, scene) = chart(
+        "smartphone_shipments_grouped.csv",
+        ChartKind::Heatmap,
+        false,
+    );
+    let p = &scene.panels[0];
+    let sight = Sight::new(p, &view);
+    let bar = &p.heatmap.as_ref().unwrap().colorbar;
+    for m in &p.marks {
+        assert!(m.label.is_none());
+        let v = sight
+            .cell(&m.series, m.category.as_deref().unwrap())
+            .unwrap();
+        assert!(v.contains(m.value), "{v:?} vs {}", m.value);
+        assert!(v.hi - v.lo >= 0.1 * (bar.max - bar.min), "{v:?}");
+    }
+    // A series whose row or column label is gone cannot be named.
+    let mut unnamed = scene.clone();
+    let series = p.marks[0].series.clone();
+    let h = unnamed.panels[0].heatmap.clone().unwrap();
+    let ticks = if h.series_on_rows {
+        &mut unnamed.panels[0].y_ticks
+    } else {
+        &mut unnamed.panels[0].x_ticks
+    };
+    ticks.retain(|t| t.label != series);
+    let q = Query::Argmax {
+        panel: 0,
+        series: Some(series),
+    };
+    assert!(matches!(
+        answer(&q, &spec, &unnamed, &view),
+        Reading::Undetermined {
+            reason: "series_unidentified",
+            ..
+        }
     ));
 }

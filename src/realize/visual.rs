@@ -45,6 +45,7 @@ fn mark_nouns(kind: ChartKind) -> (&'static str, &'static str, &'static str, &'s
         // Series nouns stay grammatically singular ("the blue bar series is lowest").
         ChartKind::Pie | ChartKind::Donut => ("slice series", "slice", "largest", "smallest"),
         ChartKind::HorizontalBar => ("bar series", "bar", "longest", "shortest"),
+        ChartKind::Heatmap => ("series", "cell", "highest", "lowest"),
         _ => ("bar series", "bar", "tallest", "shortest"),
     }
 }
@@ -206,6 +207,11 @@ pub fn substitute(
         .collect();
     if series_keys.is_empty() && category_keys.is_empty() {
         return Outcome::NoEntities;
+    }
+    // A heatmap's series and categories have no colour or mark of their
+    // own to point at: only their printed names tell them apart.
+    if p.kind == ChartKind::Heatmap {
+        return Outcome::Cannot;
     }
     let mut refs: BTreeMap<String, (String, String)> = BTreeMap::new();
     let mut done: Vec<String> = Vec::new();

@@ -351,6 +351,7 @@ fn draw_once(
         legend: Vec::new(),
         direct_labels: Vec::new(),
         annotation: None,
+        heatmap: None,
     };
 
     let inner = inset(frame.rect, st.margin as f32);
@@ -1147,6 +1148,7 @@ fn draw_once(
             }
         }
         ChartKind::Pie | ChartKind::Donut => unreachable!("pies are drawn by render::pie"),
+        ChartKind::Heatmap => unreachable!("heatmaps are drawn by render::heatmap"),
     }
 
     if xy {

@@ -372,12 +372,14 @@ fn align_plot_areas(
     for _ in 0..4 {
         let mut plots: Vec<Option<BBox>> = Vec::with_capacity(panels.len());
         for (panel, frame) in panels.iter().zip(frames.iter()) {
-            plots.push(if panel.kind.is_circular() {
-                None
-            } else {
-                let mut scratch = Canvas::new(spec.width, spec.height);
-                Some(draw_panel(&mut scratch, panel, frame)?.plot_area)
-            });
+            plots.push(
+                if panel.kind.is_circular() || panel.kind == ChartKind::Heatmap {
+                    None
+                } else {
+                    let mut scratch = Canvas::new(spec.width, spec.height);
+                    Some(draw_panel(&mut scratch, panel, frame)?.plot_area)
+                },
+            );
         }
         let mut rows: std::collections::BTreeMap<u32, (f32, f32)> = Default::default();
         let mut cols: std::collections::BTreeMap<u32, (f32, f32)> = Default::default();

@@ -7,9 +7,11 @@
 
 mod canvas;
 mod cartesian;
+pub mod colormap;
 mod common;
 pub mod fonts;
 
+mod heatmap;
 mod layout;
 mod pie;
 mod text;
@@ -103,6 +105,8 @@ pub(crate) fn draw_panel(
 ) -> Result<PanelScene, RenderError> {
     if panel.kind.is_circular() {
         pie::draw(canvas, panel, frame)
+    } else if panel.kind == ChartKind::Heatmap {
+        heatmap::draw(canvas, panel, frame)
     } else {
         cartesian::draw(canvas, panel, frame)
     }
@@ -212,7 +216,7 @@ pub use chartstress_pixels::resample::fast_png;
 
 /// Whether a kind draws category x axes (used by layouts for shared axes).
 pub(crate) fn has_value_axis(kind: ChartKind) -> bool {
-    !kind.is_circular()
+    !kind.is_circular() && kind != ChartKind::Heatmap
 }
 
 #[cfg(test)]

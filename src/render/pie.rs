@@ -96,6 +96,7 @@ pub fn draw(
         legend: Vec::new(),
         direct_labels: Vec::new(),
         annotation: None,
+        heatmap: None,
     };
     let inner = inset(frame.rect, st.margin as f32);
     let (title, subtitle, title_h) = draw_titles(

@@ -95,6 +95,8 @@ pub fn set_style(style: &mut Style, key: &str, value: &str) -> Result<(), SpecEr
     // Keys left out of the JSON at their default are still keys.
     map.entry("date_style")
         .or_insert_with(|| Value::String("iso".into()));
+    map.entry("colormap")
+        .or_insert_with(|| Value::String("auto".into()));
     if !map.contains_key(key) {
         return Err(SpecError::UnknownKey {
             key: key.into(),
@@ -557,7 +559,38 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
     } else {
         kinds.extend([Bar, HorizontalBar]);
     }
+    // Last, so tables keep their best kinds first: a grid of several
+    // like series over several categories reads as a heatmap too.
+    if suits_heatmap(table, &series) {
+        kinds.push(Heatmap);
+    }
     kinds
+}
+
+/// Most rows or columns a heatmap draws: past this its cells are too small
+/// to print their values.
+pub const HEATMAP_MAX_SIDE: usize = 24;
+
+/// At least two like series (one colour scale) over two to
+/// [`HEATMAP_MAX_SIDE`] categories, every series with a value.
+fn suits_heatmap(table: &Table, series: &[&str]) -> bool {
+    let like: Vec<&str> = series
+        .iter()
+        .copied()
+        .filter(|s| is_commensurable(table, &[series[0], s]))
+        .collect();
+    like.len() >= 2
+        && (2..=HEATMAP_MAX_SIDE).contains(&table.n_rows())
+        && !is_scatter_style(table)
+        && all_values(table, &like).any(|v| v.is_finite())
+}
+
+/// Whether a heatmap of `table` puts its series on rows and its categories
+/// on columns: a few times run left to right, as calendar heatmaps draw
+/// them; other categories (and long time runs, whose columns would be too
+/// narrow for their values) are rows, their names read at the left.
+pub fn heatmap_series_on_rows(table: &Table) -> bool {
+    is_ordered_index(table) && table.n_rows() <= 12
 }
 
 /// One panel drawing `table` as `kind`, with the columns that kind uses.
@@ -619,6 +652,25 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
             }
             s
         }
+        ChartKind::Heatmap => {
+            let like: Vec<String> = numeric
+                .iter()
+                .filter(|s| is_commensurable(table, &[numeric[0], s]))
+                .take(HEATMAP_MAX_SIDE)
+                .map(|s| s.to_string())
+                .collect();
+            if like.len() < 2 || table.n_rows() < 2 {
+                return Err(unsuitable(
+                    "a heatmap needs two like series over two categories".into(),
+                ));
+            }
+            if table.n_rows() > HEATMAP_MAX_SIDE {
+                return Err(unsuitable(format!(
+                    "more than {HEATMAP_MAX_SIDE} categories leave no room for values"
+                )));
+            }
+            like
+        }
         ChartKind::GroupedBar | ChartKind::Line | ChartKind::HorizontalBar => {
             // One value axis: only series commensurable with the first share it.
             numeric
@@ -632,6 +684,20 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
     let meta = &table.meta;
     let (x_label, y_label) = match kind {
         ChartKind::Pie | ChartKind::Donut => (None, None),
+        // The index names its axis; the series are named cell by cell.
+        ChartKind::Heatmap => {
+            let index = meta
+                .x_label
+                .clone()
+                .filter(|l| !numeric.iter().any(|s| s.eq_ignore_ascii_case(l.trim())))
+                .or_else(|| Some(table.index.name.clone()))
+                .filter(|n| !n.trim().is_empty());
+            if heatmap_series_on_rows(table) {
+                (index, None)
+            } else {
+                (None, index)
+            }
+        }
         ChartKind::Scatter | ChartKind::Bubble => {
             (Some(series[0].clone()), Some(series[1].clone()))
         }
@@ -1130,6 +1196,7 @@ fn kind_title(kind: ChartKind) -> &'static str {
         ChartKind::Pie | ChartKind::Donut => "Shares",
         ChartKind::Scatter => "Relationship",
         ChartKind::Bubble => "Relationship and size",
+        ChartKind::Heatmap => "Grid of values",
     }
 }
 

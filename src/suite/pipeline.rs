@@ -320,9 +320,12 @@ impl Env<'_> {
         // print their percentages, as most published pies do. A seeded share
         // of small bar and line charts print values too, as many published
         // ones do; removing them (`data_labels`) is then a real stress change.
+        // Heatmaps print their cells' values, as papers draw them.
         let labelled;
         let style = if !self.original_style.data_labels
-            && (kind.is_circular() || self.labels_original(table, kind))
+            && (kind.is_circular()
+                || kind == ChartKind::Heatmap
+                || self.labels_original(table, kind))
         {
             labelled = Style {
                 data_labels: true,

@@ -16,6 +16,7 @@ mod fuzz_process;
 mod fuzz_tables;
 mod giveaways;
 mod golds;
+mod heatmap;
 mod hostile;
 mod import_benchmark;
 mod interop;

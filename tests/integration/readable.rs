@@ -117,3 +117,93 @@ fn the_gate_keeps_the_mix() {
         }
     }
 }
+
+/// A suite of heatmaps only (grouped, monthly and stacked fixtures; every
+/// chart set): the oracle and the reader answer every item, the colour bar
+/// family and the cell families are asked, and the palette, theme, data
+/// labels and kind swap perturbations take heatmaps.
+#[test]
+fn heatmap_suites_are_answered_by_oracle_and_reader() {
+    use chartstress::ir::{ChartKind, SetName};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let paths: Vec<std::path::PathBuf> = [
+        "smartphone_shipments_grouped.csv",
+        "retail_sales_monthly.csv",
+        "synth-0002-grouped.csv",
+        "synth-0003-stacked.csv",
+        "energy_mix_stacked.csv",
+        "synth-0000-monthly.csv",
+        "coffee_tea.tsv",
+    ]
+    .iter()
+    .map(|f| dir.join(f))
+    .collect();
+    let (tables, errors) = chartstress::table::load_tables(&paths, false);
+    assert!(errors.is_empty(), "{errors:?}");
+    let out = tempfile::tempdir().unwrap();
+    let config = SuiteConfig {
+        seed: 3,
+        charts_per_table: 1,
+        questions_per_chart: 8,
+        variants_per_original: 2,
+        kinds: vec![ChartKind::Heatmap],
+        sets: vec![
+            SetName::Original,
+            SetName::ModifiedChart,
+            SetName::ModifiedQuestion,
+        ],
+        ..SuiteConfig::default()
+    };
+    generate_suite(&tables, &config, out.path(), false).unwrap();
+    let items = read_items(out.path()).unwrap();
+    let charts: HashMap<String, ChartRecord> = read_charts(out.path())
+        .unwrap()
+        .into_iter()
+        .map(|c| (c.id.clone(), c))
+        .collect();
+    for item in &items {
+        let chart = &charts[&item.chart_id];
+        let oracle = chartstress::query::execute(&item.query, &chart.spec, &chart.scene)
+            .unwrap_or(chartstress::ir::Answer::Unanswerable);
+        assert_eq!(
+            oracle, item.answer,
+            "oracle on {}: {}",
+            item.id, item.question
+        );
+        let view = View::for_item(&item.perturbations, item.paragraph.is_some());
+        let reading = reader::answer(&item.query, &chart.spec, &chart.scene, &view);
+        assert!(
+            reader::agrees(&item.answer, &reading),
+            "reader on {}: {} gold {:?}, read {:?}",
+            item.id,
+            item.question,
+            item.answer,
+            reading
+        );
+    }
+    let originals: Vec<&Item> = items
+        .iter()
+        .filter(|i| i.set == SetName::Original)
+        .collect();
+    assert!(originals.iter().all(|i| i.chart_kind == ChartKind::Heatmap));
+    for family in ["value_at", "argmax", "argmin", "highest_colorbar_tick"] {
+        assert!(
+            originals.iter().any(|i| i.family == family),
+            "{family} asked of heatmaps"
+        );
+    }
+    let applied = |name: &str| {
+        items
+            .iter()
+            .any(|i| i.perturbations.iter().any(|p| p.name == name))
+    };
+    for name in [
+        "palette",
+        "theme",
+        "data_labels",
+        "kind_swap",
+        "font_family",
+    ] {
+        assert!(applied(name), "{name} applied to heatmaps");
+    }
+}

@@ -1086,6 +1086,14 @@ fn check_readability(items: &[Value], charts: &HashMap<String, Value>) {
         if drawn.len() > 1 && !circular {
             let mut names = texts(&panel["legend"], "label");
             names.extend(texts(&panel["direct_labels"], "text"));
+            // A heatmap names its series on its rows or its columns.
+            if panel["kind"] == "heatmap" {
+                let rows = panel["heatmap"]["series_on_rows"] == true;
+                names.extend(texts(
+                    &panel[if rows { "y_ticks" } else { "x_ticks" }],
+                    "label",
+                ));
+            }
             for s in named_series(base) {
                 if !names.iter().any(|n| {
                     n.trim() == s.trim()

@@ -114,6 +114,7 @@ fn hand_chart(id: &str, table: &str) -> ChartRecord {
                 legend: vec![],
                 direct_labels: vec![],
                 annotation: None,
+                heatmap: None,
             }],
             kpis: vec![],
             paragraph: None,

@@ -111,6 +111,7 @@ pub fn chart_record(id: &str, image: &str) -> ChartRecord {
             legend: vec![],
             direct_labels: vec![],
             annotation: None,
+            heatmap: None,
         }],
         kpis: vec![],
         paragraph: None,
