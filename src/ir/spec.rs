@@ -20,10 +20,17 @@ pub enum ChartKind {
     Donut,
     Scatter,
     Bubble,
+    /// Stacked bars scaled to 100 %: each segment is a series' share of its
+    /// category's total. Its panel table holds those shares (see
+    /// `spec::shares_table`), so questions ask what is drawn.
+    PercentStackedBar,
+    /// One stem from the baseline and a dot at the value per category.
+    Lollipop,
 }
 
 impl ChartKind {
-    pub const ALL: [ChartKind; 11] = [
+    /// New kinds go last so that seeded picks over earlier ones keep their order.
+    pub const ALL: [ChartKind; 13] = [
         ChartKind::Bar,
         ChartKind::HorizontalBar,
         ChartKind::GroupedBar,
@@ -35,6 +42,8 @@ impl ChartKind {
         ChartKind::Donut,
         ChartKind::Scatter,
         ChartKind::Bubble,
+        ChartKind::PercentStackedBar,
+        ChartKind::Lollipop,
     ];
 
     pub fn name(self) -> &'static str {
@@ -50,6 +59,8 @@ impl ChartKind {
             ChartKind::Donut => "donut",
             ChartKind::Scatter => "scatter",
             ChartKind::Bubble => "bubble",
+            ChartKind::PercentStackedBar => "percent_stacked_bar",
+            ChartKind::Lollipop => "lollipop",
         }
     }
 
@@ -60,6 +71,20 @@ impl ChartKind {
 
     pub fn is_circular(self) -> bool {
         matches!(self, ChartKind::Pie | ChartKind::Donut)
+    }
+
+    /// Kinds a suite draws as originals only when its `kinds` names them:
+    /// default suites keep the charts they had before these kinds existed.
+    pub fn is_opt_in(self) -> bool {
+        matches!(self, ChartKind::PercentStackedBar | ChartKind::Lollipop)
+    }
+
+    /// Series drawn on top of each other: a segment's value is its length.
+    pub fn is_stacked(self) -> bool {
+        matches!(
+            self,
+            ChartKind::StackedBar | ChartKind::StackedArea | ChartKind::PercentStackedBar
+        )
     }
 }
 

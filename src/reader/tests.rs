@@ -50,6 +50,8 @@ fn answers_never_depend_on_recorded_values() {
         ("retail_sales_monthly.csv", ChartKind::Line),
         ("smartphone_shipments_grouped.csv", ChartKind::GroupedBar),
         ("energy_mix_stacked.csv", ChartKind::StackedBar),
+        ("energy_mix_stacked.csv", ChartKind::PercentStackedBar),
+        ("city_budget_millions.csv", ChartKind::Lollipop),
     ] {
         for labels in [false, true] {
             let (spec, scene) = chart(fixture, kind, labels);
@@ -83,6 +85,13 @@ fn whatever_the_reader_answers_is_right() {
         ("renewables_stacked_area.csv", ChartKind::StackedArea),
         ("browser_share_pie.csv", ChartKind::Pie),
         ("gdp_growth_g7.csv", ChartKind::Bar),
+        ("energy_mix_stacked.csv", ChartKind::PercentStackedBar),
+        (
+            "smartphone_shipments_grouped.csv",
+            ChartKind::PercentStackedBar,
+        ),
+        ("city_budget_millions.csv", ChartKind::Lollipop),
+        ("gdp_growth_g7.csv", ChartKind::Lollipop),
     ] {
         for labels in [false, true] {
             let (spec, scene) = chart(fixture, kind, labels);

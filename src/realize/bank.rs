@@ -320,9 +320,6 @@ mod domain_tests {
                 shared += 1;
             }
         }
-        assert!(
-            from_domain > 250 && shared > 60,
-            "{from_domain} / {shared}"
-        );
+        assert!(from_domain > 250 && shared > 60, "{from_domain} / {shared}");
     }
 }

@@ -45,6 +45,7 @@ fn mark_nouns(kind: ChartKind) -> (&'static str, &'static str, &'static str, &'s
         // Series nouns stay grammatically singular ("the blue bar series is lowest").
         ChartKind::Pie | ChartKind::Donut => ("slice series", "slice", "largest", "smallest"),
         ChartKind::HorizontalBar => ("bar series", "bar", "longest", "shortest"),
+        ChartKind::Lollipop => ("dot series", "dot", "highest", "lowest"),
         _ => ("bar series", "bar", "tallest", "shortest"),
     }
 }

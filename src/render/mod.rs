@@ -11,6 +11,7 @@ mod common;
 pub mod fonts;
 
 mod layout;
+mod lollipop;
 mod pie;
 mod text;
 mod time_axis;

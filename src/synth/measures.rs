@@ -184,7 +184,8 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 800.0,
         hi: 64000.0,
         printed: p(0, None, None, true),
-    },    Measure {
+    },
+    Measure {
         entity: Entity::Country,
         name: "Medals won",
         title: "Medals won at the world championships, {year}",
@@ -527,7 +528,13 @@ pub const COMPOSITIONS: &[Composition] = &[
     Composition {
         title: "Municipal waste by treatment",
         part: "Treatment",
-        parts: &["Recycling", "Composting", "Incineration", "Landfill", "Other"],
+        parts: &[
+            "Recycling",
+            "Composting",
+            "Incineration",
+            "Landfill",
+            "Other",
+        ],
         unit: "thousand tonnes",
         total_lo: 120.0,
         total_hi: 4800.0,
