@@ -54,7 +54,8 @@ pub struct Overrides {
     /// Modified items per original item, in each modified set.
     #[arg(long)]
     pub variants_per_original: Option<usize>,
-    /// Chart kinds of the original charts (comma-separated, e.g. bar,line).
+    /// Chart kinds of the original charts (comma-separated, e.g. bar,line);
+    /// percent_stacked_bar and lollipop are drawn only when named.
     #[arg(long, value_delimiter = ',')]
     pub kinds: Option<Vec<String>>,
     /// Theme of the original set.

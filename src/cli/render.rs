@@ -26,7 +26,8 @@ pub struct Args {
     /// Table file (.csv, .tsv or .json, with an optional NAME.meta.json sidecar).
     pub table: PathBuf,
     /// Chart kind: bar, horizontal_bar, grouped_bar, stacked_bar, line, area,
-    /// stacked_area, pie, donut, scatter, bubble, heatmap. Default: best suited.
+    /// stacked_area, pie, donut, scatter, bubble, heatmap, percent_stacked_bar,
+    /// lollipop. Default: best suited.
     #[arg(long)]
     pub kind: Option<String>,
     /// Theme name (see `chartstress gallery` or docs): classic, newsprint, business, …

@@ -23,11 +23,17 @@ pub enum ChartKind {
     /// A grid of cells coloured by value on a sequential colour map, with a
     /// colour bar and (when `data_labels`) each cell's value printed in it.
     Heatmap,
+    /// Stacked bars scaled to 100 %: each segment is a series' share of its
+    /// category's total. Its panel table holds those shares (see
+    /// `spec::shares_table`), so questions ask what is drawn.
+    PercentStackedBar,
+    /// One stem from the baseline and a dot at the value per category.
+    Lollipop,
 }
 
 impl ChartKind {
-    /// Appended kinds go last so seeded picks among earlier kinds stay put.
-    pub const ALL: [ChartKind; 12] = [
+    /// New kinds go last so that seeded picks over earlier ones keep their order.
+    pub const ALL: [ChartKind; 14] = [
         ChartKind::Bar,
         ChartKind::HorizontalBar,
         ChartKind::GroupedBar,
@@ -40,6 +46,8 @@ impl ChartKind {
         ChartKind::Scatter,
         ChartKind::Bubble,
         ChartKind::Heatmap,
+        ChartKind::PercentStackedBar,
+        ChartKind::Lollipop,
     ];
 
     pub fn name(self) -> &'static str {
@@ -56,6 +64,8 @@ impl ChartKind {
             ChartKind::Scatter => "scatter",
             ChartKind::Bubble => "bubble",
             ChartKind::Heatmap => "heatmap",
+            ChartKind::PercentStackedBar => "percent_stacked_bar",
+            ChartKind::Lollipop => "lollipop",
         }
     }
 
@@ -66,6 +76,20 @@ impl ChartKind {
 
     pub fn is_circular(self) -> bool {
         matches!(self, ChartKind::Pie | ChartKind::Donut)
+    }
+
+    /// Kinds a suite draws as originals only when its `kinds` names them:
+    /// default suites keep the charts they had before these kinds existed.
+    pub fn is_opt_in(self) -> bool {
+        matches!(self, ChartKind::PercentStackedBar | ChartKind::Lollipop)
+    }
+
+    /// Series drawn on top of each other: a segment's value is its length.
+    pub fn is_stacked(self) -> bool {
+        matches!(
+            self,
+            ChartKind::StackedBar | ChartKind::StackedArea | ChartKind::PercentStackedBar
+        )
     }
 }
 

@@ -100,6 +100,21 @@ pub fn candidates(panel: &PanelSpec) -> Vec<ChartKind> {
             out.push(ChartKind::Pie);
             out.push(ChartKind::Bar);
         }
+        // Swaps into the newer kinds are left out so that suites drawn
+        // before them keep their swaps; their table is the one drawn, so
+        // swapping out of them keeps every answer.
+        ChartKind::Lollipop => {
+            out.push(ChartKind::Bar);
+            if ordered {
+                out.push(ChartKind::Line);
+            }
+        }
+        // The panel's table holds the shares: side-by-side or stacked bars
+        // draw the same shares.
+        ChartKind::PercentStackedBar => {
+            out.push(ChartKind::GroupedBar);
+            out.push(ChartKind::StackedBar);
+        }
         ChartKind::Scatter | ChartKind::Bubble => {}
         ChartKind::Heatmap => {
             out.push(ChartKind::GroupedBar);

@@ -37,6 +37,7 @@ impl Perturbation for LogScale {
                 ChartKind::Bar
                     | ChartKind::HorizontalBar
                     | ChartKind::GroupedBar
+                    | ChartKind::Lollipop
                     | ChartKind::Line
                     | ChartKind::Scatter
             )

@@ -271,7 +271,10 @@ pub(crate) fn execute(query: &Query, ctx: &Ctx, scene: &Scene) -> Result<Answer,
             }
         }
         Query::GeneralTrend { .. } => {
-            if !matches!(p.kind, ChartKind::Line | ChartKind::Bar | ChartKind::Area) {
+            if !matches!(
+                p.kind,
+                ChartKind::Line | ChartKind::Bar | ChartKind::Area | ChartKind::Lollipop
+            ) {
                 return Err(Refusal::new(
                     RefusalKind::Unsupported,
                     "general trend is asked of vertical bars and lines",

@@ -399,6 +399,11 @@ fn to_fact(
 }
 
 fn to_hypothetical(base: &Query, data: &PanelData, rng: &mut Xoshiro256PlusPlus) -> Option<Query> {
+    // A share made 10 % larger leaves the others as they were and the stack
+    // off 100 %: no reader could say what such a chart would show.
+    if data.kind == crate::ir::ChartKind::PercentStackedBar {
+        return None;
+    }
     let (series, categories) = cells_of(base);
     let s = choose(rng, &series)?.clone();
     let category = if categories.is_empty() || rng.random_bool(0.3) {

@@ -21,6 +21,12 @@ pub fn data_family_fits(family: &str, d: &PanelData) -> bool {
     }
     let circular = d.kind.is_circular();
     let line = matches!(d.kind, ChartKind::Line | ChartKind::Area);
+    // A percent stack draws shares of each category's total: adding shares
+    // of different totals, or a percent change of a percentage, asks nothing
+    // a reader of shares would ask.
+    if d.kind == ChartKind::PercentStackedBar && matches!(family, "sum" | "percent_change") {
+        return false;
+    }
     match family {
         "trend" => d.ordered_index() && n >= 3,
         // Between uneven times (1951, 1956, 1957) a step's change spans
@@ -54,7 +60,12 @@ pub fn descriptive_family_fits(family: &str, p: &PanelScene, panels: usize) -> b
         | "y_label" => !circular,
         "line_count" => p.kind == ChartKind::Line,
         "lines_intersect" => p.kind == ChartKind::Line && series.len() >= 2,
-        "general_trend" => matches!(p.kind, ChartKind::Line | ChartKind::Bar) && series.len() == 1,
+        "general_trend" => {
+            matches!(
+                p.kind,
+                ChartKind::Line | ChartKind::Bar | ChartKind::Lollipop
+            ) && series.len() == 1
+        }
         "subplot_layout" | "subplot_count" => panels > 1,
         // Chosen with a tile caption by the generator, not here.
         "kpi_value" => false,

@@ -222,7 +222,7 @@ impl Reading {
         }
         let total: f64 = p.marks.iter().map(|m| m.value.abs()).sum();
         let label_scale = r.circular.then_some(total / 100.0);
-        let stacked = matches!(p.kind, ChartKind::StackedBar | ChartKind::StackedArea);
+        let stacked = p.kind.is_stacked();
         for m in &p.marks {
             let Some(c) = &m.category else { continue };
             if m.kind == MarkKind::ScatterPoint {

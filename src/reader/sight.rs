@@ -499,7 +499,10 @@ impl<'a> Sight<'a> {
                 };
                 // `a` is the edge of larger values, `b` the other.
                 let positive = a.mid() + b.mid() >= 0.0;
-                if self.panel.kind == ChartKind::StackedBar {
+                if matches!(
+                    self.panel.kind,
+                    ChartKind::StackedBar | ChartKind::PercentStackedBar
+                ) {
                     Ok(if positive { a - b } else { b - a })
                 } else {
                     Ok(if positive { a } else { b })

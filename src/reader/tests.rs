@@ -59,6 +59,8 @@ fn answers_never_depend_on_recorded_values() {
         ("energy_mix_stacked.csv", ChartKind::StackedBar),
         ("smartphone_shipments_grouped.csv", ChartKind::Heatmap),
         ("retail_sales_monthly.csv", ChartKind::Heatmap),
+        ("energy_mix_stacked.csv", ChartKind::PercentStackedBar),
+        ("city_budget_millions.csv", ChartKind::Lollipop),
     ] {
         for labels in [false, true] {
             let (spec, scene) = chart(fixture, kind, labels);
@@ -95,6 +97,13 @@ fn whatever_the_reader_answers_is_right() {
         ("smartphone_shipments_grouped.csv", ChartKind::Heatmap),
         ("retail_sales_monthly.csv", ChartKind::Heatmap),
         ("energy_mix_stacked.csv", ChartKind::Heatmap),
+        ("energy_mix_stacked.csv", ChartKind::PercentStackedBar),
+        (
+            "smartphone_shipments_grouped.csv",
+            ChartKind::PercentStackedBar,
+        ),
+        ("city_budget_millions.csv", ChartKind::Lollipop),
+        ("gdp_growth_g7.csv", ChartKind::Lollipop),
     ] {
         for labels in [false, true] {
             let (spec, scene) = chart(fixture, kind, labels);

@@ -125,7 +125,12 @@ pub fn base_slots(query: &Query, spec: &ChartSpec) -> Option<(String, Slots)> {
         } => {
             put("series", series);
             put("category", &cat(category));
-            "value_at".into()
+            // A percent stack draws shares: its value question asks for one.
+            if panel.kind == crate::ir::ChartKind::PercentStackedBar {
+                "value_at_share".into()
+            } else {
+                "value_at".into()
+            }
         }
         Query::Argmax { series, .. }
         | Query::Argmin { series, .. }

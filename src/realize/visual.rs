@@ -46,6 +46,7 @@ fn mark_nouns(kind: ChartKind) -> (&'static str, &'static str, &'static str, &'s
         ChartKind::Pie | ChartKind::Donut => ("slice series", "slice", "largest", "smallest"),
         ChartKind::HorizontalBar => ("bar series", "bar", "longest", "shortest"),
         ChartKind::Heatmap => ("series", "cell", "highest", "lowest"),
+        ChartKind::Lollipop => ("dot series", "dot", "highest", "lowest"),
         _ => ("bar series", "bar", "tallest", "shortest"),
     }
 }

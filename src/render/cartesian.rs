@@ -222,7 +222,9 @@ fn draw_once(
     }
     let xy = matches!(kind, ChartKind::Scatter | ChartKind::Bubble);
     let horizontal = kind == ChartKind::HorizontalBar;
-    let stacked = matches!(kind, ChartKind::StackedBar | ChartKind::StackedArea);
+    let stacked = kind.is_stacked();
+    let percent = kind == ChartKind::PercentStackedBar;
+    let lollipop = kind == ChartKind::Lollipop;
     let is_line = matches!(
         kind,
         ChartKind::Line | ChartKind::Area | ChartKind::StackedArea
@@ -273,12 +275,13 @@ fn draw_once(
         p if forced.is_some() => p,
         LegendPlacement::Auto => LegendPlacement::Top,
         LegendPlacement::Direct if !is_line => LegendPlacement::Top,
-        // Bars grow along x from the left: an inside corner would cover the top bars.
+        // Bars grow along x from the left: an inside corner would cover the
+        // top bars; percent stacks fill the whole plot.
         LegendPlacement::TopLeft
         | LegendPlacement::TopRight
         | LegendPlacement::BottomLeft
         | LegendPlacement::BottomRight
-            if horizontal =>
+            if horizontal || percent =>
         {
             LegendPlacement::Top
         }
@@ -512,6 +515,10 @@ fn draw_once(
         .value_start
         .filter(|s| !log && s.is_finite() && *s <= vlo && *s < vhi);
     let value_axis = |plot_len: f32, vlo: f64, vhi: f64| -> NumAxis {
+        // Shares fill the plot; their labels sit inside the segments.
+        if percent {
+            return super::lollipop::percent_axis(st, &unit);
+        }
         let mut need = 0.0f32;
         if st.data_labels && !horizontal {
             need += st.value_label_size * 1.4;
@@ -850,7 +857,9 @@ fn draw_once(
         ChartKind::Bar
         | ChartKind::HorizontalBar
         | ChartKind::GroupedBar
-        | ChartKind::StackedBar => {
+        | ChartKind::StackedBar
+        | ChartKind::PercentStackedBar
+        | ChartKind::Lollipop => {
             // Several series on plain or horizontal bars are grouped like grouped bars.
             let grouped = !stacked;
             let k = if grouped { drawn_series.len() } else { 1 };
@@ -883,7 +892,10 @@ fn draw_once(
                     let slot_j = if grouped { j } else { 0 };
                     let c0 = cat_center(r) - group / 2.0 + sub * slot_j as f32 + gap / 2.0;
                     let c1 = c0 + sub - gap;
-                    let bbox = if horizontal {
+                    let bbox = if lollipop {
+                        let radius = super::lollipop::dot_radius(sub);
+                        super::lollipop::mark_box((c0 + c1) / 2.0, pa, pb, radius, horizontal)
+                    } else if horizontal {
                         BBox {
                             x: pa.min(pb),
                             y: c0,
@@ -903,7 +915,18 @@ fn draw_once(
                         Some(h) if h != r => muted(st),
                         _ => s.color.clone(),
                     };
-                    canvas.fill_rect(bbox.x, bbox.y, bbox.right(), bbox.bottom(), &color.hex, 1.0);
+                    if lollipop {
+                        super::lollipop::draw(canvas, bbox, v >= baseline, horizontal, &color.hex);
+                    } else {
+                        canvas.fill_rect(
+                            bbox.x,
+                            bbox.y,
+                            bbox.right(),
+                            bbox.bottom(),
+                            &color.hex,
+                            1.0,
+                        );
+                    }
                     let idx = scene.marks.len();
                     scene.marks.push(Mark {
                         kind: MarkKind::Bar,
@@ -920,6 +943,8 @@ fn draw_once(
                     if st.data_labels {
                         let text = value_label(v, st, s);
                         let cx = bbox.x + bbox.w / 2.0;
+                        // A lollipop's label clears its dot: above it, else beside it.
+                        let dot = if lollipop { bbox.w / 2.0 } else { 0.0 };
                         let inside = contrast_text(&scene.marks[idx].color.hex).to_string();
                         let cands = if stacked {
                             let t = TextSpec {
@@ -952,6 +977,22 @@ fn draw_once(
                                     (bbox.x + 4.0, cy, Align::Left),
                                 ]
                             }
+                        } else if lollipop {
+                            let (tip, below) = if v >= 0.0 {
+                                (bbox.y, false)
+                            } else {
+                                (bbox.bottom(), true)
+                            };
+                            let beside = tip - vls * 0.5;
+                            vec![
+                                if below {
+                                    (cx, tip + dot + 3.0, Align::Center)
+                                } else {
+                                    (cx, tip - dot - vls - 3.0, Align::Center)
+                                },
+                                (cx + dot + 4.0, beside, Align::Left),
+                                (cx - dot - 4.0, beside, Align::Right),
+                            ]
                         } else if v >= 0.0 {
                             vec![
                                 (cx, bbox.y - vls - 3.0, Align::Center),
@@ -968,7 +1009,7 @@ fn draw_once(
                             .into_iter()
                             .enumerate()
                             .map(|(k, (x, y, a))| {
-                                let color = if stacked || k > 0 {
+                                let color = if (stacked || k > 0) && !lollipop {
                                     inside.clone()
                                 } else {
                                     st.text_color.clone()
@@ -1390,7 +1431,12 @@ fn draw_once(
         placed.add(b.bbox);
     }
     for m in &scene.marks {
-        if m.kind != MarkKind::Bar {
+        if lollipop {
+            // Labels keep off the dot and off every stem (a label beside one
+            // dot must not cross the next category's stem).
+            placed.add(super::lollipop::dot_box(m.bbox, m.value >= baseline));
+            placed.add(super::lollipop::stem_box(m.bbox));
+        } else if m.kind != MarkKind::Bar {
             placed.add(BBox {
                 x: m.bbox.x + 1.0,
                 y: m.bbox.y + 1.0,

@@ -645,7 +645,7 @@ fn shared_range(panels: &[PanelSpec]) -> Option<(f64, f64)> {
     for p in panels.iter().filter(|p| {
         has_value_axis(p.kind) && !matches!(p.kind, ChartKind::Scatter | ChartKind::Bubble)
     }) {
-        let stacked = matches!(p.kind, ChartKind::StackedBar | ChartKind::StackedArea);
+        let stacked = p.kind.is_stacked();
         for r in 0..p.table.n_rows() {
             let vals = p.series.iter().filter_map(|s| p.table.value(s, r));
             if stacked {

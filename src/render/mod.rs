@@ -13,6 +13,7 @@ pub mod fonts;
 
 mod heatmap;
 mod layout;
+mod lollipop;
 mod pie;
 mod text;
 mod time_axis;

@@ -503,7 +503,7 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
     let long_labels = labels.iter().any(|l| l.chars().count() > 14) || labels.len() > 12;
     let mut kinds = Vec::new();
     if is_shares(table) {
-        kinds.extend([Pie, Donut, Bar, HorizontalBar]);
+        kinds.extend([Pie, Donut, Bar, HorizontalBar, Lollipop]);
         return kinds;
     }
     let multi = series.len() >= 2;
@@ -564,6 +564,14 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
     if suits_heatmap(table, &series) {
         kinds.push(Heatmap);
     }
+    // The newer kinds go last, so the kinds listed first (the ones picked
+    // when nothing else decides) stay as they were.
+    if kinds.contains(&StackedBar) && shares_table(table, &series).is_some() {
+        kinds.push(PercentStackedBar);
+    }
+    if kinds.contains(&Bar) {
+        kinds.push(Lollipop);
+    }
     kinds
 }
 
@@ -592,6 +600,84 @@ fn suits_heatmap(table: &Table, series: &[&str]) -> bool {
 pub fn heatmap_series_on_rows(table: &Table) -> bool {
     is_ordered_index(table) && table.n_rows() <= 12
 }
+/// Decimals of the shares a percent-stacked chart draws and prints.
+pub const SHARE_DECIMALS: u8 = 1;
+
+/// `table` with each of `series` replaced by its share (%) of its row's
+/// total over `series`: what a percent-stacked chart draws. Shares are
+/// rounded to [`SHARE_DECIMALS`] by largest remainder so that every row adds
+/// up to exactly 100. None when a value is missing or negative or a row's
+/// total is zero: such a row has no shares to draw.
+pub fn shares_table(table: &Table, series: &[&str]) -> Option<Table> {
+    if series.len() < 2 {
+        return None;
+    }
+    let cols: Vec<&crate::ir::Column> = series
+        .iter()
+        .map(|s| table.series(s))
+        .collect::<Option<_>>()?;
+    let scale = 10f64.powi(i32::from(SHARE_DECIMALS));
+    let whole = (100.0 * scale) as i64;
+    let mut shares: Vec<Vec<f64>> = vec![Vec::with_capacity(table.n_rows()); cols.len()];
+    for r in 0..table.n_rows() {
+        let values: Vec<f64> = cols
+            .iter()
+            .map(|c| c.cells.get(r).and_then(|x| x.as_f64()))
+            .collect::<Option<_>>()?;
+        if values.iter().any(|v| !v.is_finite() || *v < 0.0) {
+            return None;
+        }
+        let total: f64 = values.iter().sum();
+        if total <= 0.0 {
+            return None;
+        }
+        // Largest remainder: floor every exact share (in tenths), then give
+        // the missing tenths to the largest remainders, first column first on ties.
+        let exact: Vec<f64> = values.iter().map(|v| v / total * 100.0 * scale).collect();
+        let mut units: Vec<i64> = exact.iter().map(|x| x.floor() as i64).collect();
+        let mut order: Vec<usize> = (0..exact.len()).collect();
+        order.sort_by(|&a, &b| {
+            (exact[b] - exact[b].floor())
+                .total_cmp(&(exact[a] - exact[a].floor()))
+                .then(a.cmp(&b))
+        });
+        let missing = (whole - units.iter().sum::<i64>()).max(0) as usize;
+        for &i in order.iter().cycle().take(missing) {
+            units[i] += 1;
+        }
+        for (i, u) in units.iter().enumerate() {
+            shares[i].push(*u as f64 / scale);
+        }
+    }
+    let mut out = table.clone();
+    out.series = cols
+        .iter()
+        .zip(shares)
+        .map(|(c, values)| crate::ir::Column {
+            name: c.name.clone(),
+            ctype: ColumnType::Number,
+            format: crate::ir::NumberFormat {
+                decimals: SHARE_DECIMALS,
+                prefix: None,
+                suffix: Some("%".into()),
+                thousands: false,
+            },
+            cells: values.into_iter().map(crate::ir::Cell::Number).collect(),
+        })
+        .collect();
+    let meta = &mut out.meta;
+    // A subtitle stating the input's unit ("Figures in respondents") would
+    // contradict the shares drawn under it.
+    meta.subtitle = None;
+    meta.unit = Some("%".into());
+    meta.units.clear();
+    meta.additive = Some(true);
+    meta.y_label = Some(SHARE_AXIS_LABEL.into());
+    Some(out)
+}
+
+/// The value axis title of a percent-stacked chart.
+pub const SHARE_AXIS_LABEL: &str = "Share of total (%)";
 
 /// One panel drawing `table` as `kind`, with the columns that kind uses.
 pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec, SpecError> {
@@ -615,7 +701,7 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
     let take =
         |n: usize| -> Vec<String> { numeric.iter().take(n).map(|s| s.to_string()).collect() };
     let series = match kind {
-        ChartKind::Bar | ChartKind::Area => take(1),
+        ChartKind::Bar | ChartKind::Area | ChartKind::Lollipop => take(1),
         // Unlike series get one chosen series (the first); commensurable ones
         // are drawn as grouped horizontal bars.
         ChartKind::HorizontalBar if is_scatter_style(table) => take(1),
@@ -670,6 +756,16 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
                 )));
             }
             like
+        }
+        ChartKind::PercentStackedBar => {
+            let s = take(style.palette.len().clamp(2, 12));
+            let names: Vec<&str> = s.iter().map(String::as_str).collect();
+            if shares_table(table, &names).is_none() {
+                return Err(unsuitable(
+                    "shares need at least two complete, non-negative series with a positive total per category".into(),
+                ));
+            }
+            s
         }
         ChartKind::GroupedBar | ChartKind::Line | ChartKind::HorizontalBar => {
             // One value axis: only series commensurable with the first share it.
@@ -745,9 +841,23 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
             }
         }
     };
+    // A percent-stacked chart draws shares: its table is the shares, so every
+    // question on it asks (and every answer gives) a share.
+    let shown = match kind {
+        ChartKind::PercentStackedBar => {
+            let names: Vec<&str> = series.iter().map(String::as_str).collect();
+            shares_table(table, &names).ok_or_else(|| err("shares vanished"))?
+        }
+        _ => table.clone(),
+    };
+    let y_label = if kind == ChartKind::PercentStackedBar {
+        Some(SHARE_AXIS_LABEL.to_string())
+    } else {
+        y_label
+    };
     Ok(PanelSpec {
         kind,
-        table: table.clone(),
+        table: shown,
         series,
         title: meta.title.clone().filter(|t| !t.trim().is_empty()),
         x_label,
@@ -1087,7 +1197,9 @@ fn smaller_titles(style: &Style) -> Style {
     s
 }
 
-/// Panels of other suitable kinds for `table`, skipping `except`.
+/// Panels of other suitable kinds for `table`, skipping `except`. Lollipops
+/// repeat a bar panel's picture and percent stacks draw shares rather than
+/// the table's values, so neither is a second view of the same numbers.
 fn other_kind_panels(
     table: &Table,
     style: &Style,
@@ -1097,6 +1209,7 @@ fn other_kind_panels(
     suitable_kinds(table)
         .into_iter()
         .filter(|k| !except.contains(k))
+        .filter(|k| !matches!(k, ChartKind::Lollipop | ChartKind::PercentStackedBar))
         .filter_map(|k| panel(table, k, style).ok())
         .take(max)
         .collect()
@@ -1191,6 +1304,8 @@ fn kind_title(kind: ChartKind) -> &'static str {
         ChartKind::Bar | ChartKind::HorizontalBar => "By category",
         ChartKind::GroupedBar => "Side by side",
         ChartKind::StackedBar | ChartKind::StackedArea => "Stacked totals",
+        ChartKind::PercentStackedBar => "Shares of each total",
+        ChartKind::Lollipop => "By category (dots)",
         ChartKind::Line => "Trend",
         ChartKind::Area => "Trend (area)",
         ChartKind::Pie | ChartKind::Donut => "Shares",
@@ -1222,17 +1337,17 @@ mod kind_tests {
     fn scatter_style_tables_get_scatter_and_one_series_bars() {
         assert_eq!(
             kinds("city_income_rent_scatter.csv"),
-            [Scatter, Bar, HorizontalBar]
+            [Scatter, Bar, HorizontalBar, Lollipop]
         );
         assert_eq!(
             kinds("country_bubble.csv"),
-            [Bubble, Scatter, Bar, HorizontalBar]
+            [Bubble, Scatter, Bar, HorizontalBar, Lollipop]
         );
         let style = theme("classic").unwrap();
         for name in ["city_income_rent_scatter.csv", "country_bubble.csv"] {
             let t = fixture(name);
             assert!(is_scatter_style(&t), "{name}");
-            for k in [Bar, HorizontalBar] {
+            for k in [Bar, HorizontalBar, Lollipop] {
                 let p = panel(&t, k, &style).unwrap();
                 assert_eq!(p.series, [numeric_series(&t)[0]], "{name} {k:?}");
             }
@@ -1339,6 +1454,41 @@ mod kind_tests {
         let t = table_from(gap, Some(r#"{"unit": "TWh"}"#));
         assert!(!stacked(&kinds_of(&t)));
         assert!(kinds_of(&t).contains(&Line));
+    }
+
+    #[test]
+    fn shares_add_up_to_exactly_a_hundred_and_need_positive_totals() {
+        let t = table_from(
+            "Year,A,B,C\n2020,1,1,1\n2021,2,0,1\n2022,5,3,9\n",
+            Some(r#"{"unit": "TWh", "subtitle": "Figures in TWh"}"#),
+        );
+        let shares = shares_table(&t, &["A", "B", "C"]).unwrap();
+        for r in 0..3 {
+            let row: Vec<f64> = ["A", "B", "C"]
+                .iter()
+                .map(|s| shares.value(s, r).unwrap())
+                .collect();
+            let tenths: i64 = row.iter().map(|v| (v * 10.0).round() as i64).sum();
+            assert_eq!(tenths, 1000, "{row:?}");
+        }
+        // A third each: the first column takes the spare tenth.
+        assert_eq!(shares.value("A", 0), Some(33.4));
+        assert_eq!(shares.value("B", 1), Some(0.0));
+        assert_eq!(shares.meta.subtitle, None);
+        let style = theme("classic").unwrap();
+        let p = panel(&t, PercentStackedBar, &style).unwrap();
+        assert_eq!(p.y_label.as_deref(), Some(SHARE_AXIS_LABEL));
+        assert!(suitable_kinds(&t).ends_with(&[PercentStackedBar]));
+        // A zero total or a negative part has no shares.
+        let zero = table_from("Year,A,B\n2020,0,0\n2021,1,2\n", Some(r#"{"unit": "TWh"}"#));
+        assert!(shares_table(&zero, &["A", "B"]).is_none());
+        assert!(panel(&zero, PercentStackedBar, &style).is_err());
+        assert!(!suitable_kinds(&zero).contains(&PercentStackedBar));
+        let negative = table_from(
+            "Year,A,B\n2020,-1,3\n2021,1,2\n",
+            Some(r#"{"unit": "TWh"}"#),
+        );
+        assert!(panel(&negative, PercentStackedBar, &style).is_err());
     }
 
     #[test]

@@ -300,11 +300,12 @@ struct Original<'a> {
 }
 
 impl Env<'_> {
-    /// Chart kinds suitable for `table`, restricted to the configured ones.
+    /// Chart kinds suitable for `table`, restricted to the configured ones
+    /// (by default, every suitable kind but the opt-in ones).
     fn kind_options(&self, table: &Table) -> Vec<ChartKind> {
         let suitable = crate::spec::suitable_kinds(table);
         if self.config.kinds.is_empty() {
-            suitable
+            suitable.into_iter().filter(|k| !k.is_opt_in()).collect()
         } else {
             suitable
                 .into_iter()
@@ -362,8 +363,8 @@ impl Env<'_> {
     }
 
     /// Whether the original `kind` chart of `table` prints its values: a
-    /// seeded `labelled_originals` share of bar and single-series line charts
-    /// with few enough marks that labels do not crowd.
+    /// seeded `labelled_originals` share of bar (lollipop, percent-stacked) and
+    /// single-series line charts with few enough marks that labels do not crowd.
     /// The source printed under the original chart: the table's, on a
     /// seeded `source_lines` share of charts.
     fn source_line(&self, table: &Table, kind: ChartKind) -> Option<String> {
@@ -399,7 +400,11 @@ impl Env<'_> {
         const MAX_LABELLED_MARKS: usize = 24;
         let series = table.series.len();
         let fits = match kind {
-            ChartKind::Bar | ChartKind::HorizontalBar | ChartKind::GroupedBar => true,
+            ChartKind::Bar
+            | ChartKind::HorizontalBar
+            | ChartKind::GroupedBar
+            | ChartKind::Lollipop
+            | ChartKind::PercentStackedBar => true,
             ChartKind::Line => series == 1,
             _ => false,
         };

@@ -11,12 +11,22 @@ use proptest::prelude::*;
 use std::collections::HashMap;
 
 fn suite(table_seed: u64, suite_seed: u64) -> (Vec<Item>, HashMap<String, ChartRecord>) {
-    let tables = synth_tables(table_seed, 3);
+    suite_of(table_seed, suite_seed, 3, Vec::new())
+}
+
+fn suite_of(
+    table_seed: u64,
+    suite_seed: u64,
+    n_tables: usize,
+    kinds: Vec<chartstress::ir::ChartKind>,
+) -> (Vec<Item>, HashMap<String, ChartRecord>) {
+    let tables = synth_tables(table_seed, n_tables);
     let out = tempfile::tempdir().unwrap();
     let config = SuiteConfig {
         seed: suite_seed,
         charts_per_table: 2,
         questions_per_chart: 4,
+        kinds,
         ..SuiteConfig::default()
     };
     generate_suite(&tables, &config, out.path(), false).unwrap();
@@ -27,6 +37,55 @@ fn suite(table_seed: u64, suite_seed: u64) -> (Vec<Item>, HashMap<String, ChartR
         .map(|c| (c.id.clone(), c))
         .collect();
     (items, charts)
+}
+
+/// Every item answered right by the oracle and the reader.
+fn check_all(items: &[Item], charts: &HashMap<String, ChartRecord>) -> Result<(), TestCaseError> {
+    for item in items {
+        let chart = &charts[&item.chart_id];
+        let oracle = chartstress::query::execute(&item.query, &chart.spec, &chart.scene)
+            .unwrap_or(chartstress::ir::Answer::Unanswerable);
+        prop_assert_eq!(
+            &oracle,
+            &item.answer,
+            "oracle on {}: {}",
+            &item.id,
+            &item.question
+        );
+        let view = View::for_item(&item.perturbations, item.paragraph.is_some());
+        let reading = reader::answer(&item.query, &chart.spec, &chart.scene, &view);
+        prop_assert!(
+            reader::agrees(&item.answer, &reading),
+            "reader on {}: {} gold {:?}, read {:?}",
+            &item.id,
+            &item.question,
+            &item.answer,
+            reading
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3, ..ProptestConfig::default() })]
+
+    /// The opt-in kinds, named in `kinds`, on synthesized tables.
+    #[test]
+    fn reader_and_oracle_answer_every_item_of_the_opt_in_kinds(
+        table_seed in 0u64..10_000,
+        suite_seed in 0u64..10_000,
+    ) {
+        use chartstress::ir::ChartKind;
+        let (items, charts) = suite_of(
+            table_seed,
+            suite_seed,
+            6,
+            vec![ChartKind::PercentStackedBar, ChartKind::Lollipop],
+        );
+        prop_assert!(!items.is_empty());
+        prop_assert!(items.iter().any(|i| i.chart_kind.is_opt_in()));
+        check_all(&items, &charts)?;
+    }
 }
 
 proptest! {

@@ -909,9 +909,13 @@ fn cli_gallery_writes_images_index_and_contact_sheet() {
     let images = std::fs::read_dir(dir.path().join("images"))
         .unwrap()
         .count();
-    assert_eq!(images, 4 * 2, "pie, donut, bar, horizontal bar × 2 themes");
+    assert_eq!(
+        images,
+        5 * 2,
+        "pie, donut, bar, horizontal bar, lollipop × 2 themes"
+    );
     let html = std::fs::read_to_string(dir.path().join("index.html")).unwrap();
-    assert_eq!(html.matches("<figure>").count(), 8);
+    assert_eq!(html.matches("<figure>").count(), 10);
     assert!(html.contains("browser_share_pie__donut__dark.png"));
     let sheet = image::open(dir.path().join("contact_sheet.png")).unwrap();
     assert!(sheet.width() > 400 && sheet.height() > 300);
