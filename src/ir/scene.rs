@@ -154,6 +154,32 @@ pub struct PanelScene {
     pub heatmap: Option<HeatmapScene>,
 }
 
+impl PanelScene {
+    /// A panel with nothing drawn yet: the renderers fill it as they draw.
+    pub fn blank(index: usize, row: u32, col: u32, kind: ChartKind, table_id: &str) -> PanelScene {
+        PanelScene {
+            index,
+            row,
+            col,
+            kind,
+            table_id: table_id.to_string(),
+            plot_area: BBox::default(),
+            title: None,
+            subtitle: None,
+            x_label: None,
+            y_label: None,
+            x_ticks: Vec::new(),
+            y_ticks: Vec::new(),
+            log_y: false,
+            marks: Vec::new(),
+            legend: Vec::new(),
+            direct_labels: Vec::new(),
+            annotation: None,
+            heatmap: None,
+        }
+    }
+}
+
 /// What a heatmap panel drew besides its cells (which are marks of kind
 /// `cell`: series, category, value, fill colour and pixel box).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -181,20 +181,7 @@ pub fn paragraph_queries(spec: &ChartSpec, panel: usize) -> Vec<Query> {
     if !years && p.table.index.ctype != crate::ir::ColumnType::Text {
         return Vec::new();
     }
-    const MONTHS: [&str; 12] = [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ];
+    use crate::spec::dates::MONTH_FULL as MONTHS;
     let mut out = Vec::new();
     for series in &p.series {
         for s in sentences(&paragraph) {

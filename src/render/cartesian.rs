@@ -336,26 +336,8 @@ fn draw_once(
     };
     let annot_moved = annot.is_some_and(|a| a.moved);
 
-    let mut scene = PanelScene {
-        index: frame.index,
-        row: frame.row,
-        col: frame.col,
-        kind,
-        table_id: table.id.clone(),
-        plot_area: BBox::default(),
-        title: None,
-        subtitle: None,
-        x_label: None,
-        y_label: None,
-        x_ticks: Vec::new(),
-        y_ticks: Vec::new(),
-        log_y: log && !horizontal,
-        marks: Vec::new(),
-        legend: Vec::new(),
-        direct_labels: Vec::new(),
-        annotation: None,
-        heatmap: None,
-    };
+    let mut scene = PanelScene::blank(frame.index, frame.row, frame.col, kind, &table.id);
+    scene.log_y = log && !horizontal;
 
     let inner = inset(frame.rect, st.margin as f32);
     let (title, subtitle, title_h) = draw_titles(

@@ -78,26 +78,7 @@ pub fn draw(
             table.id
         )));
     }
-    let mut scene = PanelScene {
-        index: frame.index,
-        row: frame.row,
-        col: frame.col,
-        kind: panel.kind,
-        table_id: table.id.clone(),
-        plot_area: BBox::default(),
-        title: None,
-        subtitle: None,
-        x_label: None,
-        y_label: None,
-        x_ticks: Vec::new(),
-        y_ticks: Vec::new(),
-        log_y: false,
-        marks: Vec::new(),
-        legend: Vec::new(),
-        direct_labels: Vec::new(),
-        annotation: None,
-        heatmap: None,
-    };
+    let mut scene = PanelScene::blank(frame.index, frame.row, frame.col, panel.kind, &table.id);
     let inner = inset(frame.rect, st.margin as f32);
     let (title, subtitle, title_h) = draw_titles(
         canvas,

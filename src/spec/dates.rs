@@ -26,7 +26,8 @@ pub enum Period {
 const MONTH_ABBR: [&str; 12] = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
 ];
-const MONTH_FULL: [&str; 12] = [
+/// English month names, January first.
+pub const MONTH_FULL: [&str; 12] = [
     "January",
     "February",
     "March",

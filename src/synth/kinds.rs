@@ -30,20 +30,7 @@ fn pick<'a, T>(rng: &mut SynthRng, items: &'a [T]) -> &'a T {
     &items[rng.random_range(0..items.len())]
 }
 
-const MONTH_NAMES: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
+use crate::spec::dates::MONTH_FULL as MONTH_NAMES;
 
 /// A source line in the forms charts print, naming a fictional organisation
 /// (never a real institution): many distinct answers, so "what is the
