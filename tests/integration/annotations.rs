@@ -35,35 +35,6 @@ fn fixtures() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
 }
 
-/// A CSV read without the library: index labels and each series' cells as
-/// printed numbers ("$1,200", "1.2%" → 1200, 1.2; empty → None).
-struct Csv {
-    index: Vec<String>,
-    series: BTreeMap<String, Vec<Option<f64>>>,
-}
-
-fn read_csv(name: &str) -> Csv {
-    let mut reader = csv::Reader::from_path(fixtures().join(format!("{name}.csv"))).unwrap();
-    let headers: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
-    let mut index = Vec::new();
-    let mut series: BTreeMap<String, Vec<Option<f64>>> = BTreeMap::new();
-    for row in reader.records() {
-        let row = row.unwrap();
-        index.push(row[0].trim().to_string());
-        for (h, cell) in headers.iter().zip(row.iter()).skip(1) {
-            let digits: String = cell
-                .chars()
-                .filter(|c| c.is_ascii_digit() || matches!(c, '.' | '-'))
-                .collect();
-            series
-                .entry(h.clone())
-                .or_default()
-                .push(digits.parse().ok());
-        }
-    }
-    Csv { index, series }
-}
-
 fn dark(img: &RgbImage, x: u32, y: u32) -> bool {
     x < img.width() && y < img.height() && img.get_pixel(x, y).0.iter().all(|&c| c < 110)
 }
@@ -368,7 +339,10 @@ fn annotation_questions_have_recomputed_golds_and_oracle_and_reader_answer_them(
         .unwrap()
         .to_rgb8();
         check_drawn(question, p, &img, (scene.width, scene.height));
-        let csv = read_csv(item["table_id"].as_str().unwrap());
+        let csv = crate::support::printed_csv::read(&format!(
+            "{}.csv",
+            item["table_id"].as_str().unwrap()
+        ));
         let series = chart["spec"]["layout"]["panel"]["series"][0]
             .as_str()
             .unwrap()

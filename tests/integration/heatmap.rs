@@ -3,7 +3,6 @@
 //! value, printed values sit in their cells in a contrasting colour, the
 //! colour bar prints its range at its ends, and the scene is snapshotted.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use chartstress::ir::{ChartKind, MarkKind};
@@ -22,44 +21,6 @@ const THEMES: [&str; 4] = ["classic", "dark", "grayscale", "paper"];
 
 fn fixtures() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
-}
-
-/// A CSV (or TSV) read without the library: index labels and each series'
-/// cells as printed numbers ("$1,200", "1.2%" → 1200, 1.2; empty → None).
-struct Csv {
-    index: Vec<String>,
-    series: BTreeMap<String, Vec<Option<f64>>>,
-}
-
-fn read_csv(name: &str) -> Csv {
-    let delimiter = if name.ends_with(".tsv") { b'\t' } else { b',' };
-    let mut reader = csv::ReaderBuilder::new()
-        .delimiter(delimiter)
-        .from_path(fixtures().join(name))
-        .unwrap();
-    let headers: Vec<String> = reader
-        .headers()
-        .unwrap()
-        .iter()
-        .map(|h| h.trim().trim_start_matches('\u{feff}').to_string())
-        .collect();
-    let mut index = Vec::new();
-    let mut series: BTreeMap<String, Vec<Option<f64>>> = BTreeMap::new();
-    for row in reader.records() {
-        let row = row.unwrap();
-        index.push(row[0].trim().to_string());
-        for (h, cell) in headers.iter().zip(row.iter()).skip(1) {
-            let digits: String = cell
-                .chars()
-                .filter(|c| c.is_ascii_digit() || matches!(c, '.' | '-'))
-                .collect();
-            series
-                .entry(h.clone())
-                .or_default()
-                .push(digits.parse().ok());
-        }
-    }
-    Csv { index, series }
 }
 
 fn pixel(p: &Pixels, x: f32, y: f32) -> [u8; 3] {
@@ -96,7 +57,7 @@ fn number(label: &str) -> f64 {
 #[test]
 fn cells_hold_the_csv_values_in_the_colour_bar_colours() {
     for fixture in FIXTURES {
-        let csv = read_csv(fixture);
+        let csv = crate::support::printed_csv::read(fixture);
         let table = chartstress::table::load_table(&fixtures().join(fixture)).unwrap();
         for theme in THEMES {
             let mut style = chartstress::spec::theme(theme).unwrap();

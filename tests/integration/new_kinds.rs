@@ -15,28 +15,19 @@ fn fixtures() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
 }
 
-/// Index labels and each series' cells as printed numbers ("$1,200", "1.2%"
-/// → 1200, 1.2), read with the csv crate alone.
+/// Index labels and each series' cells as printed numbers; every cell of
+/// these fixtures holds a number.
 fn read_csv(name: &str) -> (Vec<String>, BTreeMap<String, Vec<f64>>) {
-    let mut reader = csv::Reader::from_path(fixtures().join(format!("{name}.csv"))).unwrap();
-    let headers: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
-    let mut index = Vec::new();
-    let mut series: BTreeMap<String, Vec<f64>> = BTreeMap::new();
-    for row in reader.records() {
-        let row = row.unwrap();
-        index.push(row[0].trim().to_string());
-        for (h, cell) in headers.iter().zip(row.iter()).skip(1) {
-            let digits: String = cell
-                .chars()
-                .filter(|c| c.is_ascii_digit() || matches!(c, '.' | '-'))
-                .collect();
-            series
-                .entry(h.clone())
-                .or_default()
-                .push(digits.parse().unwrap());
-        }
-    }
-    (index, series)
+    let csv = crate::support::printed_csv::read(&format!("{name}.csv"));
+    let series = csv
+        .series
+        .into_iter()
+        .map(|(name, cells)| {
+            let values = cells.into_iter().map(|c| c.expect("a number")).collect();
+            (name, values)
+        })
+        .collect();
+    (csv.index, series)
 }
 
 /// The value axis as printed: (pixel, number) of the first and last y tick,

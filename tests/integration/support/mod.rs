@@ -1,6 +1,8 @@
 //! Tables built in code for render tests (independent of the table loader).
 #![allow(dead_code)]
 
+pub mod printed_csv;
+
 use chartstress::ir::{Cell, Column, ColumnType, NumberFormat, Table, TableMeta};
 
 pub fn column(name: &str, values: &[Option<f64>], format: NumberFormat) -> Column {

@@ -1,0 +1,46 @@
+//! A fixture CSV (or TSV) read with the csv crate alone, not the library:
+//! index labels and each series' cells as printed numbers ("$1,200", "1.2%"
+//! → 1200, 1.2; empty → None), for checks independent of the table code.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+pub struct PrintedCsv {
+    pub index: Vec<String>,
+    pub series: BTreeMap<String, Vec<Option<f64>>>,
+}
+
+/// `file` is a name under `fixtures/`, with its extension.
+pub fn read(file: &str) -> PrintedCsv {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(file);
+    let delimiter = if file.ends_with(".tsv") { b'\t' } else { b',' };
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .from_path(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let headers: Vec<String> = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .map(|h| h.trim().trim_start_matches('\u{feff}').to_string())
+        .collect();
+    let mut index = Vec::new();
+    let mut series: BTreeMap<String, Vec<Option<f64>>> = BTreeMap::new();
+    for row in reader.records() {
+        let row = row.unwrap();
+        index.push(row[0].trim().to_string());
+        for (h, cell) in headers.iter().zip(row.iter()).skip(1) {
+            let digits: String = cell
+                .chars()
+                .filter(|c| c.is_ascii_digit() || matches!(c, '.' | '-'))
+                .collect();
+            series
+                .entry(h.clone())
+                .or_default()
+                .push(digits.parse().ok());
+        }
+    }
+    PrintedCsv { index, series }
+}
