@@ -76,13 +76,7 @@ mod tests {
     use super::*;
     use crate::perturb::util::testing;
 
-    fn ctx() -> ChartContext<'static> {
-        ChartContext {
-            seed: 0,
-            themes: &[],
-            distractors: &[],
-        }
-    }
+    use crate::perturb::util::testing::ctx;
 
     #[test]
     fn moves_labels_and_keeps_what_they_mark() {

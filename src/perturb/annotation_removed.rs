@@ -58,13 +58,7 @@ mod tests {
     use crate::ir::{Answer, Query};
     use crate::perturb::util::testing;
 
-    fn ctx() -> ChartContext<'static> {
-        ChartContext {
-            seed: 0,
-            themes: &[],
-            distractors: &[],
-        }
-    }
+    use crate::perturb::util::testing::ctx;
 
     #[test]
     fn removes_drawn_annotations_and_their_answers() {

@@ -95,13 +95,7 @@ mod tests {
     use crate::ir::{Cell, ChartKind, ColumnType};
     use crate::perturb::util::testing;
 
-    fn ctx() -> ChartContext<'static> {
-        ChartContext {
-            seed: 0,
-            themes: &[],
-            distractors: &[],
-        }
-    }
+    use crate::perturb::util::testing::ctx;
 
     fn monthly(kind: ChartKind) -> ChartSpec {
         let mut t = testing::table("m", &[("Sales", &[3.0, 5.0, 2.0, 4.0])], false);

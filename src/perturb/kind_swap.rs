@@ -207,13 +207,7 @@ mod tests {
     use super::*;
     use crate::perturb::util::testing;
 
-    fn ctx() -> ChartContext<'static> {
-        ChartContext {
-            seed: 0,
-            themes: &[],
-            distractors: &[],
-        }
-    }
+    use crate::perturb::util::testing::ctx;
 
     #[test]
     fn unordered_bars_only_become_pies_when_shares() {

@@ -78,13 +78,7 @@ mod tests {
     use crate::ir::ChartKind;
     use crate::perturb::util::testing;
 
-    fn ctx() -> ChartContext<'static> {
-        ChartContext {
-            seed: 0,
-            themes: &[],
-            distractors: &[],
-        }
-    }
+    use crate::perturb::util::testing::ctx;
 
     #[test]
     fn direct_labels_on_lines_none_anywhere() {

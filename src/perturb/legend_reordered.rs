@@ -79,13 +79,7 @@ mod tests {
     use super::*;
     use crate::perturb::util::testing;
 
-    fn ctx() -> ChartContext<'static> {
-        ChartContext {
-            seed: 0,
-            themes: &[],
-            distractors: &[],
-        }
-    }
+    use crate::perturb::util::testing::ctx;
 
     #[test]
     fn reorders_what_is_drawn() {

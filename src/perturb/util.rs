@@ -187,6 +187,15 @@ pub mod testing {
         Table, TableMeta,
     };
 
+    /// A chart context with seed 0 and no themes or distractors to draw from.
+    pub fn ctx() -> crate::perturb::ChartContext<'static> {
+        crate::perturb::ChartContext {
+            seed: 0,
+            themes: &[],
+            distractors: &[],
+        }
+    }
+
     pub fn table(id: &str, series: &[(&str, &[f64])], years: bool) -> Table {
         let n = series.first().map_or(0, |s| s.1.len());
         let index = Column {
