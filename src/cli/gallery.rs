@@ -36,6 +36,10 @@ pub struct Args {
     /// Thumbnail width in the contact sheet, in pixels.
     #[arg(long, default_value_t = 200)]
     pub thumb_width: u32,
+    /// One chart per kind, from the first table (in input order) that suits
+    /// it, in the first theme; also writes DIR/kinds/KIND.png thumbnails.
+    #[arg(long)]
+    pub one_per_kind: bool,
     /// Hide the progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -48,6 +52,7 @@ struct Job<'a> {
 }
 
 struct Done {
+    kind: ChartKind,
     file: String,
     caption: String,
     thumb: Option<image::RgbImage>,
@@ -76,13 +81,33 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map(|k| ChartKind::from_name(k).with_context(|| format!("unknown chart kind {k:?}")))
         .collect::<anyhow::Result<_>>()?;
     let mut jobs = Vec::new();
+    let mut drawn_kinds = std::collections::HashSet::new();
     for table in &tables {
         for kind in spec::suitable_kinds(table) {
             if !wanted.is_empty() && !wanted.contains(&kind) {
                 continue;
             }
+            if args.one_per_kind {
+                if drawn_kinds.insert(kind) {
+                    jobs.push(Job {
+                        table,
+                        kind,
+                        style: &themes[0],
+                    });
+                }
+                continue;
+            }
             for style in &themes {
                 jobs.push(Job { table, kind, style });
+            }
+        }
+    }
+    if args.one_per_kind {
+        // Kinds in their registry order, so the sheet reads like the docs.
+        jobs.sort_by_key(|j| ChartKind::ALL.iter().position(|k| *k == j.kind));
+        for kind in ChartKind::ALL {
+            if !drawn_kinds.contains(&kind) && (wanted.is_empty() || wanted.contains(&kind)) {
+                eprintln!("warning: no table suits {}", kind.name());
             }
         }
     }
@@ -124,7 +149,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     std::fs::write(&index, index_html(&done, themes.len())?)
         .with_context(|| format!("writing {}", index.display()))?;
     let sheet = args.output.join("contact_sheet.png");
-    write_contact_sheet(&done, themes.len().max(1), thumb_w, &sheet)?;
+    let cols = if args.one_per_kind {
+        4
+    } else {
+        themes.len().max(1)
+    };
+    write_contact_sheet(&done, cols, thumb_w, &sheet)?;
+    if args.one_per_kind {
+        write_kind_thumbnails(&done, &args.output.join("kinds"))?;
+    }
     println!(
         "{} charts from {} tables × {} themes: {}, {}",
         done.len(),
@@ -172,6 +205,7 @@ fn render_one(job: &Job<'_>, images: &Path, thumb_w: u32) -> Result<Done, String
     // From the pixels in memory: decoding the PNG again cost more than drawing it.
     let thumb = Some(pixels.thumbnail(thumb_w));
     Ok(Done {
+        kind: job.kind,
         file,
         caption: format!(
             "{} · {} · {}",
@@ -212,6 +246,23 @@ fn index_html(done: &[Done], cols: usize) -> anyhow::Result<String> {
         .get_template("index.html")?
         .render(minijinja::context! { items => items, cols => cols.clamp(1, 6) })?;
     Ok(html)
+}
+
+/// DIR/KIND.png: each kind's thumbnail on its own, for documentation.
+fn write_kind_thumbnails(done: &[Done], dir: &Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    for d in done {
+        let Some(t) = &d.thumb else { continue };
+        let png = chartstress::render::fast_png(
+            t.as_raw(),
+            t.width(),
+            t.height(),
+            image::ExtendedColorType::Rgb8,
+        )?;
+        let path = dir.join(format!("{}.png", d.kind.name()));
+        std::fs::write(&path, png).with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
 }
 
 /// Thumbnails in rows of `cols` (one column per theme), in job order.
