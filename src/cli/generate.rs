@@ -70,6 +70,10 @@ pub struct Overrides {
     /// Perturbations to leave out (comma-separated names).
     #[arg(long, value_delimiter = ',')]
     pub exclude_perturbations: Option<Vec<String>>,
+    /// Opt-in perturbations to use (comma-separated: small_multiples,
+    /// furniture_removed, furniture_moved, subtitle_added).
+    #[arg(long, value_delimiter = ',')]
+    pub opt_in_perturbations: Option<Vec<String>>,
     /// Severities to use (comma-separated, 1..5).
     #[arg(long, value_delimiter = ',')]
     pub severities: Option<Vec<u8>>,
@@ -146,6 +150,9 @@ pub fn resolve_config(args: &Args) -> anyhow::Result<SuiteConfig> {
     }
     if let Some(v) = &args.set.exclude_perturbations {
         c.exclude_perturbations = v.clone();
+    }
+    if let Some(v) = &args.set.opt_in_perturbations {
+        c.opt_in_perturbations = v.clone();
     }
     if let Some(v) = &args.set.severities {
         c.severities = v.clone();

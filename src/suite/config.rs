@@ -87,6 +87,12 @@ pub struct SuiteConfig {
     pub axes: Vec<String>,
     /// Perturbation names to leave out.
     pub exclude_perturbations: Vec<String>,
+    /// Opt-in perturbations to use besides the default ones
+    /// (`perturb::registry::OPT_IN`: `small_multiples`, `furniture_removed`,
+    /// `furniture_moved`, `subtitle_added`); each is used only when named
+    /// here (and its axis is wanted). Left out of the JSON when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub opt_in_perturbations: Vec<String>,
     pub severities: Vec<u8>,
     /// Question types of the original items; empty = all.
     pub question_types: Vec<QuestionType>,
@@ -132,6 +138,7 @@ impl Default for SuiteConfig {
             themes: Vec::new(),
             axes: Vec::new(),
             exclude_perturbations: Vec::new(),
+            opt_in_perturbations: Vec::new(),
             severities: vec![1, 2, 3, 4, 5],
             question_types: Vec::new(),
             families: Vec::new(),
@@ -240,6 +247,14 @@ impl SuiteConfig {
         for name in &self.exclude_perturbations {
             if !names.contains(&name.as_str()) {
                 return Err(format!("unknown perturbation `{name}`"));
+            }
+        }
+        for name in &self.opt_in_perturbations {
+            if !crate::perturb::registry::OPT_IN.contains(&name.as_str()) {
+                return Err(format!(
+                    "`{name}` is not an opt-in perturbation (opt-in: {})",
+                    crate::perturb::registry::OPT_IN.join(", ")
+                ));
             }
         }
         for (dim, map) in [

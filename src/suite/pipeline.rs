@@ -679,9 +679,13 @@ pub(super) fn resolve_env<'a>(
         .into_iter()
         .map(|(_, t)| t)
         .collect();
+    // Opt-in perturbations join only when the config names them, so suites
+    // that do not keep the perturbation choices they had before them.
     let wanted = |axis: &str, name: &str| {
         (config.axes.is_empty() || config.axes.iter().any(|a| a == axis))
             && !config.exclude_perturbations.iter().any(|n| n == name)
+            && (!perturb::registry::OPT_IN.contains(&name)
+                || config.opt_in_perturbations.iter().any(|n| n == name))
     };
     let chart_perts = perturb::chart_perturbations()
         .iter()
