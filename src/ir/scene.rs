@@ -280,6 +280,9 @@ pub struct FigureScene {
     pub value_range: (f64, f64),
     /// The value-axis tick labels, printed alike on every panel.
     pub value_ticks: Vec<String>,
+    /// The line under the figure title (the table's subtitle).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subtitle: Option<TextBox>,
 }
 
 impl FigureScene {

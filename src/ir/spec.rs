@@ -584,6 +584,12 @@ pub enum Layout {
         rows: u32,
         cols: u32,
         panels: Vec<PanelSpec>,
+        /// The table's subtitle, under the figure title.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        subtitle: Option<String>,
+        /// The table's note, under the figure ("Note: …").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
     },
     Dashboard {
         #[serde(default, skip_serializing_if = "Option::is_none")]

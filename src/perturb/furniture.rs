@@ -13,7 +13,9 @@ use crate::ir::{ChartSpec, Layout, Scene};
 /// The pieces of furniture a drawing prints, by name.
 fn printed(scene: &Scene) -> Vec<&'static str> {
     let mut out = Vec::new();
-    if scene.panels.iter().any(|p| p.subtitle.is_some()) {
+    if scene.panels.iter().any(|p| p.subtitle.is_some())
+        || scene.figure.as_ref().is_some_and(|f| f.subtitle.is_some())
+    {
         out.push("subtitle");
     }
     let starts = |prefix: &str| {
@@ -60,7 +62,7 @@ impl Perturbation for FurnitureRemoved {
         ctx: &ChartContext<'_>,
     ) -> Option<Applied<ChartSpec>> {
         let level = super::level("furniture_removed", severity).ok()?;
-        if !matches!(spec.layout, Layout::Single { .. }) {
+        if !matches!(spec.layout, Layout::Single { .. } | Layout::Figure { .. }) {
             return None;
         }
         let (_, before) = drawn(spec)?;
@@ -113,7 +115,9 @@ impl Perturbation for FurnitureMoved {
         _ctx: &ChartContext<'_>,
     ) -> Option<Applied<ChartSpec>> {
         let level = super::level("furniture_moved", severity).ok()?;
-        if !matches!(spec.layout, Layout::Single { .. }) || spec.style.furniture.notes_on_top {
+        if !matches!(spec.layout, Layout::Single { .. } | Layout::Figure { .. })
+            || spec.style.furniture.notes_on_top
+        {
             return None;
         }
         let (_, before) = drawn(spec)?;

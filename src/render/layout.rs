@@ -2,7 +2,7 @@
 //! banner, KPI tiles, charts on an uneven grid and a paragraph box.
 
 use super::canvas::{Canvas, TextSpec};
-use super::common::{contrast_text, draw_title, inset, union};
+use super::common::{contrast_text, draw_heading, draw_title, inset, union};
 use super::fonts::text_width;
 use super::text::{truncate, wrap};
 use super::{PanelFrame, RenderError, draw_panel, has_value_axis};
@@ -147,16 +147,19 @@ pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, Rende
         }
         _ => full,
     };
-    // A single chart's note (the table's `footnote`) above the source line.
-    let full = match &spec.layout {
-        Layout::Single { panel } => match panel.table.meta.footnote.as_deref().map(str::trim) {
-            Some(note) if !note.is_empty() && !st.furniture.hide_note => {
-                let (rest, line) = draw_footnote(canvas, note, st, full);
-                scene.extra_text.push(line);
-                rest
-            }
-            _ => full,
-        },
+    // A single chart's or a figure's note (the table's `footnote`) above
+    // the source line.
+    let note = match &spec.layout {
+        Layout::Single { panel } => panel.table.meta.footnote.as_deref(),
+        Layout::Figure { note, .. } => note.as_deref(),
+        _ => None,
+    };
+    let full = match note.map(str::trim) {
+        Some(note) if !note.is_empty() && !st.furniture.hide_note => {
+            let (rest, line) = draw_footnote(canvas, note, st, full);
+            scene.extra_text.push(line);
+            rest
+        }
         _ => full,
     };
     match &spec.layout {
@@ -191,11 +194,18 @@ pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, Rende
                 shared,
                 hide_inner_x: *shared_x,
                 hide_inner_y: *shared_y,
+                subtitle: None,
             };
-            let letters = draw_cells(canvas, spec, panels, &cells, full, &mut scene)?;
+            let (letters, _) = draw_cells(canvas, spec, panels, &cells, full, &mut scene)?;
             scene.extra_text.extend(letters);
         }
-        Layout::Figure { rows, cols, panels } => {
+        Layout::Figure {
+            rows,
+            cols,
+            panels,
+            subtitle,
+            ..
+        } => {
             // Every panel prints its own ticks, on one shared range: a
             // panel read alone reads right, and panels compare by eye.
             let shared = shared_range(panels);
@@ -205,9 +215,14 @@ pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, Rende
                 shared,
                 hide_inner_x: false,
                 hide_inner_y: false,
+                subtitle: subtitle
+                    .as_deref()
+                    .filter(|_| !st.furniture.hide_subtitle),
             };
-            let letters = draw_cells(canvas, spec, panels, &cells, full, &mut scene)?;
-            scene.figure = Some(figure_scene(letters, &scene.panels));
+            let (letters, subtitle) = draw_cells(canvas, spec, panels, &cells, full, &mut scene)?;
+            let mut figure = figure_scene(letters, &scene.panels);
+            figure.subtitle = subtitle;
+            scene.figure = Some(figure);
         }
         Layout::Dashboard {
             banner,
@@ -336,7 +351,7 @@ pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, Rende
 }
 
 /// How a grid or figure lays out its cells.
-struct Cells {
+struct Cells<'a> {
     rows: u32,
     cols: u32,
     /// The value range every cartesian panel's axis covers.
@@ -345,10 +360,13 @@ struct Cells {
     hide_inner_x: bool,
     /// Value labels only on the left column.
     hide_inner_y: bool,
+    /// A line under the figure title.
+    subtitle: Option<&'a str>,
 }
 
-/// Draws a suptitle and the panels in a rows × cols grid, each under a
-/// strip holding its letter; returns the letters drawn, in panel order.
+/// Draws a suptitle (and a subtitle under it) and the panels in a rows ×
+/// cols grid, each under a strip holding its letter; returns the letters
+/// drawn, in panel order, and the subtitle drawn.
 fn draw_cells(
     canvas: &mut Canvas,
     spec: &ChartSpec,
@@ -356,7 +374,7 @@ fn draw_cells(
     cells: &Cells,
     full: BBox,
     scene: &mut Scene,
-) -> Result<Vec<TextBox>, RenderError> {
+) -> Result<(Vec<TextBox>, Option<TextBox>), RenderError> {
     let st = &spec.style;
     let (rows, cols) = (cells.rows.max(1), cells.cols.max(1));
     scene.grid = (rows, cols);
@@ -370,6 +388,13 @@ fn draw_cells(
         st.title_size * 1.15,
     );
     scene.title = title;
+    let area = BBox {
+        y: area.y + used,
+        h: area.h - used,
+        ..area
+    };
+    let sub_size = (st.title_size * 0.8).max(st.tick_size);
+    let (subtitle, used) = draw_heading(canvas, cells.subtitle, st, area, sub_size, false);
     let area = BBox {
         y: area.y + used,
         h: area.h - used,
@@ -419,7 +444,7 @@ fn draw_cells(
         });
         scene.panels.push(draw_panel(canvas, panel, frame)?);
     }
-    Ok(letters)
+    Ok((letters, subtitle))
 }
 
 /// A figure's record: its letters, and the value axis its panels share,
@@ -455,6 +480,7 @@ fn figure_scene(letters: Vec<TextBox>, panels: &[crate::ir::PanelScene]) -> Figu
         letters,
         value_range,
         value_ticks,
+        subtitle: None,
     }
 }
 

@@ -97,6 +97,12 @@ pub fn small_multiples(
         height: (rows * 340 + title_h).max(520),
         title,
         style: style.clone(),
-        layout: Layout::Figure { rows, cols, panels },
+        layout: Layout::Figure {
+            rows,
+            cols,
+            panels,
+            subtitle: table.meta.subtitle.clone().filter(|s| !s.trim().is_empty()),
+            note: table.meta.footnote.clone().filter(|s| !s.trim().is_empty()),
+        },
     })
 }

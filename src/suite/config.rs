@@ -22,6 +22,10 @@ pub struct Quotas {
     pub axis: BTreeMap<String, f64>,
 }
 
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
+}
+
 /// `--shard K/N`: the K-th (1-based) of N disjoint parts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shard {
@@ -120,6 +124,12 @@ pub struct SuiteConfig {
     /// annotation (a reference line, highlighted bar, shaded interval or
     /// callout), as news and report figures carry one.
     pub annotations: f64,
+    /// Share of original charts of several like series (line, grouped or
+    /// stacked bars, stacked areas) drawn as a lettered figure of small
+    /// multiples, one panel per series (docs/charts.md "Figures and
+    /// furniture"). Off by default; left out of the JSON when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub figures: f64,
     /// Not part of the suite's identity: recorded as `suite.json` `shard`.
     #[serde(skip_serializing)]
     pub shard: Option<Shard>,
@@ -155,6 +165,7 @@ impl Default for SuiteConfig {
             labelled_originals: 0.3,
             source_lines: 0.5,
             annotations: 0.3,
+            figures: 0.0,
             shard: None,
         }
     }
