@@ -271,7 +271,7 @@ const ANNOTATION_QUESTION_SHARE: f64 = 0.25;
 
 /// How often a lettered figure's factoid asks about the figure as a whole
 /// (per figure family); its other questions cite one panel by its letter.
-const FIGURE_QUESTION_SHARE: f64 = 0.15;
+const FIGURE_QUESTION_SHARE: f64 = 0.25;
 
 /// The annotation questions a chart's first panel supports, by what it draws.
 fn annotation_queries(spec: &ChartSpec, scene: &Scene) -> Vec<Query> {

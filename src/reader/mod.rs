@@ -384,7 +384,9 @@ fn printed(query: &Query, scene: &Scene, view: &View) -> Result<(), Stop> {
         Query::Source { .. } | Query::Note { .. } => {
             boxes.extend(scene.extra_text.iter().map(|t| t.bbox))
         }
-        Query::PanelCount => boxes.extend(scene.figure.iter().flat_map(|f| &f.letters).map(|t| t.bbox)),
+        Query::PanelCount => {
+            boxes.extend(scene.figure.iter().flat_map(|f| &f.letters).map(|t| t.bbox))
+        }
         Query::Subtitle { panel } => boxes.extend(
             scene
                 .panels

@@ -116,7 +116,7 @@ fn all_templates(b: &Bank) -> Vec<(String, String)> {
     v
 }
 
-fn frame_lists(f: &super::bank::Frames) -> [(&'static str, &Vec<String>); 19] {
+fn frame_lists(f: &super::bank::Frames) -> [(&'static str, &Vec<String>); 20] {
     [
         ("wh", &f.wh),
         ("yn", &f.yn),

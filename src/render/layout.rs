@@ -215,9 +215,7 @@ pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, Rende
                 shared,
                 hide_inner_x: false,
                 hide_inner_y: false,
-                subtitle: subtitle
-                    .as_deref()
-                    .filter(|_| !st.furniture.hide_subtitle),
+                subtitle: subtitle.as_deref().filter(|_| !st.furniture.hide_subtitle),
             };
             let (letters, subtitle) = draw_cells(canvas, spec, panels, &cells, full, &mut scene)?;
             let mut figure = figure_scene(letters, &scene.panels);
