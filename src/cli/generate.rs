@@ -85,6 +85,10 @@ pub struct Overrides {
     pub families: Option<Vec<String>>,
     #[arg(long)]
     pub unanswerable_share: Option<f64>,
+    /// Share of original charts of several like series drawn as a lettered
+    /// figure of small multiples (0..1; default 0).
+    #[arg(long)]
+    pub figures: Option<f64>,
     /// Sets to build (comma-separated: original,modified_chart,modified_question,modified_both).
     #[arg(long, value_delimiter = ',')]
     pub sets: Option<Vec<String>>,
@@ -162,6 +166,9 @@ pub fn resolve_config(args: &Args) -> anyhow::Result<SuiteConfig> {
     }
     if let Some(v) = &args.set.families {
         c.families = v.clone();
+    }
+    if let Some(v) = args.set.figures {
+        c.figures = v;
     }
     if let Some(v) = args.set.unanswerable_share {
         c.unanswerable_share = v;

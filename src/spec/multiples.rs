@@ -93,8 +93,8 @@ pub fn small_multiples(
     let title_h = if title.is_some() { 50 } else { 0 };
     Ok(ChartSpec {
         source_line: None,
-        width: (cols * 420).max(800),
-        height: (rows * 340 + title_h).max(520),
+        width: (cols * 460).max(900),
+        height: (rows * 400 + title_h).max(540),
         title,
         style: style.clone(),
         layout: Layout::Figure {

@@ -232,6 +232,12 @@ impl SuiteConfig {
                 self.annotations
             ));
         }
+        if !(0.0..=1.0).contains(&self.figures) {
+            return Err(format!(
+                "figures must be within 0..=1, got {}",
+                self.figures
+            ));
+        }
         if !self.sets.contains(&SetName::Original) {
             return Err("sets must include `original` (modified items point at originals)".into());
         }
