@@ -71,7 +71,11 @@ mod tests {
                 .is_none(),
             "a single series has no small multiples"
         );
-        let spec = testing::lines();
+        let mut spec = testing::lines();
+        // Like series (one stated unit) make a figure.
+        if let Layout::Single { panel } = &mut spec.layout {
+            panel.table.meta.unit = Some("°C".into());
+        }
         let out = SmallMultiples
             .apply_spec(&spec, 1, &testing::ctx())
             .unwrap();
