@@ -70,6 +70,10 @@ pub struct Overrides {
     /// Perturbations to leave out (comma-separated names).
     #[arg(long, value_delimiter = ',')]
     pub exclude_perturbations: Option<Vec<String>>,
+    /// Opt-in perturbations to use (comma-separated: small_multiples,
+    /// furniture_removed, furniture_moved, subtitle_added).
+    #[arg(long, value_delimiter = ',')]
+    pub opt_in_perturbations: Option<Vec<String>>,
     /// Severities to use (comma-separated, 1..5).
     #[arg(long, value_delimiter = ',')]
     pub severities: Option<Vec<u8>>,
@@ -81,6 +85,10 @@ pub struct Overrides {
     pub families: Option<Vec<String>>,
     #[arg(long)]
     pub unanswerable_share: Option<f64>,
+    /// Share of original charts of several like series drawn as a lettered
+    /// figure of small multiples (0..1; default 0).
+    #[arg(long)]
+    pub figures: Option<f64>,
     /// Sets to build (comma-separated: original,modified_chart,modified_question,modified_both).
     #[arg(long, value_delimiter = ',')]
     pub sets: Option<Vec<String>>,
@@ -147,6 +155,9 @@ pub fn resolve_config(args: &Args) -> anyhow::Result<SuiteConfig> {
     if let Some(v) = &args.set.exclude_perturbations {
         c.exclude_perturbations = v.clone();
     }
+    if let Some(v) = &args.set.opt_in_perturbations {
+        c.opt_in_perturbations = v.clone();
+    }
     if let Some(v) = &args.set.severities {
         c.severities = v.clone();
     }
@@ -155,6 +166,9 @@ pub fn resolve_config(args: &Args) -> anyhow::Result<SuiteConfig> {
     }
     if let Some(v) = &args.set.families {
         c.families = v.clone();
+    }
+    if let Some(v) = args.set.figures {
+        c.figures = v;
     }
     if let Some(v) = args.set.unanswerable_share {
         c.unanswerable_share = v;

@@ -36,7 +36,7 @@ pub struct Args {
     /// Override a style field, e.g. `--set legend=bottom` (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
-    /// single, grid:RxC (e.g. grid:2x2) or dashboard.
+    /// single, grid:RxC (e.g. grid:2x2), dashboard or figure (lettered small multiples).
     #[arg(long, default_value = "single")]
     pub layout: String,
     /// Image width in pixels (default: 800 single, larger for grids/dashboards).

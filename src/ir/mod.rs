@@ -19,13 +19,13 @@ pub use item::{Change, Item, Perturbation, QuestionType, Realization, SetName, T
 pub use prediction::{Prediction, Usage};
 pub use query::Query;
 pub use scene::{
-    AnnotationScene, BBox, ColorBar, HeatmapScene, LegendEntry, Mark, MarkKind, PanelScene, Scene,
-    TextBox, Tick,
+    AnnotationScene, BBox, ColorBar, FigureScene, HeatmapScene, LegendEntry, Mark, MarkKind,
+    PanelScene, Scene, TextBox, Tick,
 };
 pub use spec::{
     Align, Annotation, AnnotationMark, ChartKind, ChartSpec, Colormap, DashboardPanel, DateStyle,
-    GridLines, KpiTile, Layout, LegendOrder, LegendPlacement, NamedColor, NumberStyle, PanelSpec,
-    Style, TitlePlacement,
+    Furniture, GridLines, KpiTile, Layout, LegendOrder, LegendPlacement, NamedColor, NumberStyle,
+    PanelSpec, Style, TitlePlacement,
 };
 pub use suite::{ChartRecord, SuiteManifest};
 pub use table::{Cell, Column, ColumnType, NumberFormat, Table, TableMeta};

@@ -262,6 +262,14 @@ pub enum Query {
     /// Subplot layout "n by m".
     SubplotLayout,
     SubplotCount,
+    /// How many lettered panels a figure has ("How many panels does the
+    /// figure have?"), counted by the letters printed.
+    PanelCount,
+    /// The printed letter ("(b)") of the figure panel whose series reaches
+    /// the highest (`max`) or lowest value of all panels.
+    PanelExtreme {
+        max: bool,
+    },
     /// The value printed on a dashboard's KPI tile with this caption.
     KpiValue {
         label: String,

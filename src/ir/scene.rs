@@ -264,4 +264,37 @@ pub struct Scene {
     /// Other visible text (annotations, footnotes, watermark).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub extra_text: Vec<TextBox>,
+    /// A lettered figure's letters and shared value axis (figures only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub figure: Option<FigureScene>,
+}
+
+/// What a lettered multi-panel figure drew besides its panels.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FigureScene {
+    /// The letter printed at each panel's top-left corner ("(a)", "(b)",
+    /// …), in panel order: `letters[i]` names panel `i`.
+    pub letters: Vec<TextBox>,
+    /// The value-axis range every panel shares (lowest and highest value
+    /// of the drawn axis).
+    pub value_range: (f64, f64),
+    /// The value-axis tick labels, printed alike on every panel.
+    pub value_ticks: Vec<String>,
+    /// The line under the figure title (the table's subtitle).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subtitle: Option<TextBox>,
+}
+
+impl FigureScene {
+    /// The panel whose printed letter is `letter` ("(b)", "b" or "B").
+    pub fn panel_of(&self, letter: &str) -> Option<usize> {
+        let bare = |s: &str| {
+            s.trim()
+                .trim_start_matches('(')
+                .trim_end_matches(')')
+                .to_ascii_lowercase()
+        };
+        let wanted = bare(letter);
+        self.letters.iter().position(|l| bare(&l.text) == wanted)
+    }
 }

@@ -329,6 +329,33 @@ pub struct Style {
     pub colormap: Colormap,
     /// Outer margin in pixels.
     pub margin: u32,
+    /// Text furniture switched off or moved (the furniture perturbations);
+    /// left out of the JSON when nothing is changed, so older specs keep
+    /// their ids.
+    #[serde(skip_serializing_if = "Furniture::is_default")]
+    pub furniture: Furniture,
+}
+
+/// What a chart does with its text furniture besides printing it where
+/// docs/charts.md "Text furniture" says: the subtitle or the note left out,
+/// or the note and source line printed at the top right of the figure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct Furniture {
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub hide_subtitle: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub hide_note: bool,
+    /// The note and source line in a strip above the chart, right-aligned,
+    /// instead of under it at the left.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub notes_on_top: bool,
+}
+
+impl Furniture {
+    pub fn is_default(&self) -> bool {
+        *self == Furniture::default()
+    }
 }
 
 impl Default for Style {
@@ -415,6 +442,7 @@ impl Default for Style {
             donut_hole: 0.5,
             colormap: Colormap::Auto,
             margin: 16,
+            furniture: Furniture::default(),
         }
     }
 }
@@ -439,6 +467,24 @@ pub struct PanelSpec {
     /// on a cartesian panel; None draws none (and keeps older specs' ids).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotation: Option<Annotation>,
+    /// A subtitle printed instead of the table's (`subtitle_added`); None
+    /// prints the table's own, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subtitle: Option<String>,
+}
+
+impl PanelSpec {
+    /// The subtitle the panel prints: its own, else its table's, unless
+    /// the style hides it.
+    pub fn subtitle_text(&self) -> Option<&str> {
+        if self.style.furniture.hide_subtitle {
+            return None;
+        }
+        self.subtitle
+            .as_deref()
+            .or(self.table.meta.subtitle.as_deref())
+            .filter(|s| !s.trim().is_empty())
+    }
 }
 
 /// What an annotation marks, as news, report and paper figures mark it.
@@ -529,6 +575,22 @@ pub enum Layout {
         #[serde(default)]
         shared_y: bool,
     },
+    /// A lettered multi-panel figure as papers print one: the figure title
+    /// (`ChartSpec::title`) above, one panel per series of one table (small
+    /// multiples, all of one kind), "(a)", "(b)", … at each panel's top-left
+    /// corner, and one value-axis range shared by every panel, each panel
+    /// printing the same ticks (so any panel can be read on its own).
+    Figure {
+        rows: u32,
+        cols: u32,
+        panels: Vec<PanelSpec>,
+        /// The table's subtitle, under the figure title.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        subtitle: Option<String>,
+        /// The table's note, under the figure ("Note: …").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
+    },
     Dashboard {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         banner: Option<String>,
@@ -563,7 +625,7 @@ impl ChartSpec {
     pub fn panels(&self) -> Vec<&PanelSpec> {
         match &self.layout {
             Layout::Single { panel } => vec![panel],
-            Layout::Grid { panels, .. } => panels.iter().collect(),
+            Layout::Grid { panels, .. } | Layout::Figure { panels, .. } => panels.iter().collect(),
             Layout::Dashboard { panels, .. } => panels.iter().map(|p| &p.panel).collect(),
         }
     }
@@ -571,7 +633,9 @@ impl ChartSpec {
     pub fn panels_mut(&mut self) -> Vec<&mut PanelSpec> {
         match &mut self.layout {
             Layout::Single { panel } => vec![panel],
-            Layout::Grid { panels, .. } => panels.iter_mut().collect(),
+            Layout::Grid { panels, .. } | Layout::Figure { panels, .. } => {
+                panels.iter_mut().collect()
+            }
             Layout::Dashboard { panels, .. } => panels.iter_mut().map(|p| &mut p.panel).collect(),
         }
     }

@@ -43,9 +43,11 @@ mod noise;
 mod rotation;
 
 mod dashboard;
+mod furniture;
 mod kpi;
 pub mod question;
 mod related;
+mod small_multiples;
 pub mod subplots;
 
 pub mod registry;
@@ -121,6 +123,10 @@ pub struct Applied<T> {
     pub params: BTreeMap<String, serde_json::Value>,
     /// New panel index of the item's target panel, when the layout moved it.
     pub target_panel: Option<usize>,
+    /// The series each panel draws alone, in panel order, when the layout
+    /// split the chart's series into panels: a question about one series
+    /// moves to its panel, other questions have no panel to go to.
+    pub series_panels: Vec<String>,
 }
 
 impl<T> Applied<T> {
@@ -129,6 +135,7 @@ impl<T> Applied<T> {
             value,
             params: BTreeMap::new(),
             target_panel: None,
+            series_panels: Vec::new(),
         }
     }
 
@@ -145,6 +152,7 @@ impl<T> Applied<T> {
                 value: (),
                 params: self.params,
                 target_panel: self.target_panel,
+                series_panels: self.series_panels,
             },
         )
     }
@@ -230,6 +238,7 @@ pub fn apply_image_png(
         value: util::encode_png(name, &out)?,
         params: meta.params,
         target_panel: meta.target_panel,
+        series_panels: meta.series_panels,
     }))
 }
 

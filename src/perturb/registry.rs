@@ -21,14 +21,27 @@ static CHART: &[&dyn Perturbation] = &[
     &super::kind_swap::KindSwap,
     &super::subplots::Subplots,
     &super::dashboard::Dashboard,
+    &super::small_multiples::SmallMultiples,
     &super::clutter::Clutter,
     &super::annotation_removed::AnnotationRemoved,
     &super::annotation_moved::AnnotationMoved,
+    &super::furniture::FurnitureRemoved,
+    &super::furniture::FurnitureMoved,
+    &super::furniture::SubtitleAdded,
     &super::jpeg::Jpeg,
     &super::blur::Blur,
     &super::noise::Noise,
     &super::downscale::Downscale,
     &super::rotation::Rotation,
+];
+
+/// Perturbations a suite uses only when its `opt_in_perturbations` names
+/// them: suites that do not keep the choices they made before these existed.
+pub const OPT_IN: &[&str] = &[
+    "small_multiples",
+    "furniture_removed",
+    "furniture_moved",
+    "subtitle_added",
 ];
 
 /// Chart perturbations (spec, SVG and image stages), in registry order.
@@ -271,6 +284,15 @@ mod tests {
             panel.annotation = crate::spec::annotation::named(panel, name);
             specs.push(spec);
         }
+        // Furniture perturbations need a chart printing a subtitle, a note
+        // and a source line.
+        let mut furnished = testing::grouped_years();
+        furnished.source_line = Some("Agency".into());
+        if let crate::ir::Layout::Single { panel } = &mut furnished.layout {
+            panel.table.meta.subtitle = Some("Subtitle".into());
+            panel.table.meta.footnote = Some("A note".into());
+        }
+        specs.push(furnished);
         // Layout perturbations need distractor tables: tests/integration/perturb.rs covers them.
         for p in CHART
             .iter()

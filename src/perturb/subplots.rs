@@ -49,7 +49,9 @@ pub fn distractor_panels(
 /// the letter is what a reader looks for. Dashboards name the chart by title.
 pub fn panel_reference(spec: &ChartSpec, index: usize) -> String {
     match &spec.layout {
-        Layout::Grid { .. } => format!("panel {}", crate::render::panel_letter(index)),
+        Layout::Grid { .. } | Layout::Figure { .. } => {
+            format!("panel {}", crate::render::panel_letter(index))
+        }
         Layout::Dashboard { panels, .. } => {
             let title = panels
                 .get(index)
@@ -66,7 +68,7 @@ pub fn panel_reference(spec: &ChartSpec, index: usize) -> String {
 /// position, for wordings that refer to where a panel is.
 pub fn panel_position(spec: &ChartSpec, index: usize) -> String {
     match &spec.layout {
-        Layout::Grid { cols, .. } => {
+        Layout::Grid { cols, .. } | Layout::Figure { cols, .. } => {
             let cols = (*cols).max(1) as usize;
             format!(
                 "the panel in row {}, column {}",

@@ -309,7 +309,12 @@ pub(crate) fn execute(query: &Query, ctx: &Ctx, scene: &Scene) -> Result<Answer,
         }
         Query::Source { .. } => printed_after(scene, "source:"),
         Query::Note { .. } => printed_after(scene, "note:"),
-        Query::Subtitle { .. } => match &p.subtitle {
+        // A figure prints its subtitle once, under the figure title.
+        Query::Subtitle { .. } => match p
+            .subtitle
+            .as_ref()
+            .or(scene.figure.as_ref().and_then(|f| f.subtitle.as_ref()))
+        {
             Some(t) if !t.text.trim().is_empty() => text(t.text.trim()),
             _ => Answer::Unanswerable,
         },

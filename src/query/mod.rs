@@ -9,6 +9,7 @@
 pub mod annotation;
 mod data;
 mod descriptive;
+pub mod figure;
 pub mod paragraph;
 pub mod reference;
 pub mod testing;
@@ -112,6 +113,7 @@ pub fn execute(query: &Query, spec: &ChartSpec, scene: &Scene) -> Result<Answer,
         Query::SubplotLayout | Query::SubplotCount | Query::KpiValue { .. } => {
             descriptive::figure(query, scene)
         }
+        Query::PanelCount | Query::PanelExtreme { .. } => figure::execute(query, spec, scene),
         Query::Imported { benchmark } => Err(Refusal::new(
             RefusalKind::Unsupported,
             format!(
@@ -159,6 +161,7 @@ pub fn is_descriptive(query: &Query) -> bool {
             | Query::ColorbarTick { .. }
             | Query::SubplotLayout
             | Query::SubplotCount
+            | Query::PanelCount
             | Query::KpiValue { .. }
             | Query::Source { .. }
             | Query::Subtitle { .. }
@@ -236,6 +239,10 @@ pub const ANNOTATION_FAMILIES: &[&str] = &[
     "callout_target",
 ];
 
+/// Families about a lettered figure as a whole, asked only of figures: how
+/// many panels it has, which panel shows the highest or lowest value.
+pub const FIGURE_FAMILIES: &[&str] = &["panel_count", "highest_panel", "lowest_panel"];
+
 /// Every family name, data families first (`source` is descriptive too, but
 /// only asked about charts that print one).
 pub static FAMILIES: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
@@ -245,6 +252,7 @@ pub static FAMILIES: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLoc
         DESCRIPTIVE_FAMILIES,
         &["source", "subtitle", "note"],
         ANNOTATION_FAMILIES,
+        FIGURE_FAMILIES,
     ]
     .concat()
 });
@@ -321,6 +329,9 @@ pub fn family(query: &Query) -> &'static str {
         }
         Query::SubplotLayout => "subplot_layout",
         Query::SubplotCount => "subplot_count",
+        Query::PanelCount => "panel_count",
+        Query::PanelExtreme { max: true } => "highest_panel",
+        Query::PanelExtreme { max: false } => "lowest_panel",
         Query::KpiValue { .. } => "kpi_value",
         Query::Source { .. } => "source",
         Query::Subtitle { .. } => "subtitle",

@@ -82,6 +82,7 @@ pub fn panel(table: &Table, kind: ChartKind) -> PanelSpec {
         y_label: table.meta.y_label.clone(),
         style: Style::default(),
         annotation: None,
+        subtitle: None,
     }
 }
 
@@ -326,7 +327,7 @@ fn panel_scene(index: usize, row: u32, col: u32, area: BBox, p: &PanelSpec) -> P
 pub fn scene_for(spec: &ChartSpec) -> Scene {
     let (rows, cols) = match &spec.layout {
         Layout::Single { .. } => (1, 1),
-        Layout::Grid { rows, cols, .. } => (*rows, *cols),
+        Layout::Grid { rows, cols, .. } | Layout::Figure { rows, cols, .. } => (*rows, *cols),
         Layout::Dashboard {
             grid_rows,
             grid_cols,
@@ -365,5 +366,6 @@ pub fn scene_for(spec: &ChartSpec) -> Scene {
         kpis: Vec::new(),
         paragraph: None,
         extra_text: Vec::new(),
+        figure: None,
     }
 }

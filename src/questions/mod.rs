@@ -269,6 +269,10 @@ const SOURCE_QUESTION_SHARE: f64 = 0.08;
 /// families: annotations are few, so their questions come often where drawn.
 const ANNOTATION_QUESTION_SHARE: f64 = 0.25;
 
+/// How often a lettered figure's factoid asks about the figure as a whole
+/// (per figure family); its other questions cite one panel by its letter.
+const FIGURE_QUESTION_SHARE: f64 = 0.25;
+
 /// The annotation questions a chart's first panel supports, by what it draws.
 fn annotation_queries(spec: &ChartSpec, scene: &Scene) -> Vec<Query> {
     let Some(a) = scene.panels.first().and_then(|p| p.annotation.as_ref()) else {
@@ -652,6 +656,28 @@ fn build(
                     && seed::rng(item_seed, &[chart_id, family]).random_bool(share)
                 {
                     return finalize(query, ty, spec, scene, item_seed, "canonical");
+                }
+            }
+            // Questions about a lettered figure as a whole (never asked of
+            // other charts), each family on its own random stream.
+            if scene.figure.is_some() {
+                for query in [
+                    Query::PanelCount,
+                    Query::PanelExtreme { max: true },
+                    Query::PanelExtreme { max: false },
+                ] {
+                    let family = family(&query);
+                    let share = if opts.families.iter().any(|f| f == family) {
+                        0.5
+                    } else {
+                        FIGURE_QUESTION_SHARE
+                    };
+                    if allowed(opts, family)
+                        && matches!(execute(&query, spec, scene), Ok(a) if a != Answer::Unanswerable)
+                        && seed::rng(item_seed, &[chart_id, family]).random_bool(share)
+                    {
+                        return finalize(query, ty, spec, scene, item_seed, "canonical");
+                    }
                 }
             }
             // Some questions need a fact stated only in the paragraph (or it and the chart).

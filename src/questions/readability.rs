@@ -714,6 +714,7 @@ mod tests {
             kpis: Vec::new(),
             paragraph: None,
             extra_text: Vec::new(),
+            figure: None,
         }
     }
 

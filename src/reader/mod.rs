@@ -16,6 +16,7 @@
 mod annotation;
 mod axis;
 mod data;
+mod figure;
 mod interval;
 mod sight;
 mod timeline;
@@ -326,6 +327,7 @@ fn evaluate(
                 Err(r) => Err(unreadable("unsupported", r.to_string())),
             }
         }
+        Query::PanelExtreme { max } => figure::extreme_panel(*max, scene, view, edit),
         q => data::evaluate(q, &panel_sight(q.panel(), scene, view, edit)?),
     }
 }
@@ -382,11 +384,15 @@ fn printed(query: &Query, scene: &Scene, view: &View) -> Result<(), Stop> {
         Query::Source { .. } | Query::Note { .. } => {
             boxes.extend(scene.extra_text.iter().map(|t| t.bbox))
         }
+        Query::PanelCount => {
+            boxes.extend(scene.figure.iter().flat_map(|f| &f.letters).map(|t| t.bbox))
+        }
         Query::Subtitle { panel } => boxes.extend(
             scene
                 .panels
                 .get(*panel)
                 .and_then(|p| p.subtitle.as_ref())
+                .or(scene.figure.as_ref().and_then(|f| f.subtitle.as_ref()))
                 .map(|t| t.bbox),
         ),
         _ => {}

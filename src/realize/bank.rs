@@ -48,6 +48,9 @@ pub struct Frames {
     pub panel: Vec<String>,
     #[serde(default)]
     pub panel_grid: Vec<String>,
+    /// "In panel {letter}, ": a lettered figure's panel named by its letter.
+    #[serde(default)]
+    pub panel_letter: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

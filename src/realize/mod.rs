@@ -655,10 +655,21 @@ fn render(
         }
         base => run.question(base, &key, &slots)?,
     };
+    // A figure's subtitle, note and source belong to the whole figure.
+    let figure_text = scene.figure.is_some()
+        && matches!(
+            base,
+            Query::Source { .. } | Query::Note { .. } | Query::Subtitle { .. }
+        );
     if scene.panels.len() > 1
+        && !figure_text
         && !matches!(
             base,
-            Query::SubplotLayout | Query::SubplotCount | Query::KpiValue { .. }
+            Query::SubplotLayout
+                | Query::SubplotCount
+                | Query::KpiValue { .. }
+                | Query::PanelCount
+                | Query::PanelExtreme { .. }
         )
     {
         let prefix = panel_prefix(&mut run, base.panel(), scene)?;
@@ -757,6 +768,15 @@ fn panel_prefix(run: &mut Run, panel: usize, scene: &Scene) -> Option<String> {
                 .count()
                 == 1
     });
+    // A lettered figure's panels are cited by their letters, as papers do.
+    if let Some(letter) = scene.figure.as_ref().and_then(|f| f.letters.get(panel))
+        && !run.frames.panel_letter.is_empty()
+    {
+        s.insert("letter".into(), letter.text.clone());
+        run.transforms.push("panel:letter".into());
+        let f = run.pick_owned("panel_letter", &run.frames.panel_letter)?;
+        return fill(&f, &s);
+    }
     let frames = match (run.name, unique_title) {
         ("visual", Some(t)) => {
             s.insert("panel_title".into(), t.clone());

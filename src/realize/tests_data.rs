@@ -19,6 +19,7 @@ use crate::questions::{Question, QuestionOptions, generate};
 /// Slots the code fills somewhere (base slots, frame slots, visual and context slots).
 const KNOWN_SLOTS: &[&str] = &[
     "series",
+    "letter",
     "a_series",
     "b_series",
     "series_a",
@@ -115,7 +116,7 @@ fn all_templates(b: &Bank) -> Vec<(String, String)> {
     v
 }
 
-fn frame_lists(f: &super::bank::Frames) -> [(&'static str, &Vec<String>); 19] {
+fn frame_lists(f: &super::bank::Frames) -> [(&'static str, &Vec<String>); 20] {
     [
         ("wh", &f.wh),
         ("yn", &f.yn),
@@ -136,6 +137,7 @@ fn frame_lists(f: &super::bank::Frames) -> [(&'static str, &Vec<String>); 19] {
         ("followup_previous", &f.followup_previous),
         ("panel", &f.panel),
         ("panel_grid", &f.panel_grid),
+        ("panel_letter", &f.panel_letter),
     ]
 }
 

@@ -343,7 +343,7 @@ fn draw_once(
     let (title, subtitle, title_h) = draw_titles(
         canvas,
         panel.title.as_deref(),
-        panel.table.meta.subtitle.as_deref(),
+        panel.subtitle_text(),
         st,
         inner,
     );

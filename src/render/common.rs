@@ -141,7 +141,7 @@ pub fn draw_titles(
     (title, subtitle, used + sub_used)
 }
 
-fn draw_heading(
+pub fn draw_heading(
     canvas: &mut Canvas,
     title: Option<&str>,
     style: &Style,

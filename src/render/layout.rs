@@ -2,18 +2,21 @@
 //! banner, KPI tiles, charts on an uneven grid and a paragraph box.
 
 use super::canvas::{Canvas, TextSpec};
-use super::common::{contrast_text, draw_title, inset, union};
+use super::common::{contrast_text, draw_heading, draw_title, inset, union};
 use super::fonts::text_width;
 use super::text::{truncate, wrap};
 use super::{PanelFrame, RenderError, draw_panel, has_value_axis};
 use crate::ir::scene::KpiScene;
 use crate::ir::{
-    Align, BBox, ChartKind, ChartSpec, KpiTile, Layout, PanelSpec, Scene, Style, TextBox,
+    Align, BBox, ChartKind, ChartSpec, FigureScene, KpiTile, Layout, PanelSpec, Scene, Style,
+    TextBox,
 };
 
-/// "Source: …" at the figure's bottom left in the tick font; returns the
-/// area left above it and the drawn text.
+/// "Source: …" at the figure's bottom left in the tick font (at its top
+/// right when the style puts notes on top); returns the area left and the
+/// drawn text.
 fn draw_source_line(canvas: &mut Canvas, source: &str, st: &Style, full: BBox) -> (BBox, TextBox) {
+    let top = st.furniture.notes_on_top;
     let size = st.tick_size.max(9.0) * 0.95;
     let strip = (size * 1.8).ceil();
     let m = st.margin as f32;
@@ -24,27 +27,43 @@ fn draw_source_line(canvas: &mut Canvas, source: &str, st: &Style, full: BBox) -
         false,
         (full.w - 2.0 * m).max(size),
     );
+    let (x, y, align) = if top {
+        (
+            full.right() - m,
+            full.y + (strip - size * 1.2) / 2.0,
+            Align::Right,
+        )
+    } else {
+        let y = full.y + full.h - strip + (strip - size * 1.2) / 2.0;
+        (full.x + m, y, Align::Left)
+    };
     let bbox = canvas.text(&TextSpec {
         text: &text,
-        x: full.x + m,
-        y: full.y + full.h - strip + (strip - size * 1.2) / 2.0,
-        align: Align::Left,
+        x,
+        y,
+        align,
         family: &st.font_family,
         size,
         bold: false,
         color: &st.text_color,
     });
-    let rest = BBox {
+    (rest_of(full, strip, top), TextBox { text, bbox })
+}
+
+/// `full` without a strip of height `strip` at its top or bottom.
+fn rest_of(full: BBox, strip: f32, top: bool) -> BBox {
+    BBox {
+        y: if top { full.y + strip } else { full.y },
         h: full.h - strip,
         ..full
-    };
-    (rest, TextBox { text, bbox })
+    }
 }
 
 /// "Note: …" at the bottom of `full` (above a source line), in the tick
-/// font, wrapped to at most two lines; returns the area left above it and
-/// the drawn text.
+/// font, wrapped to at most two lines (at the top, right-aligned, when the
+/// style puts notes on top); returns the area left and the drawn text.
 fn draw_footnote(canvas: &mut Canvas, note: &str, st: &Style, full: BBox) -> (BBox, TextBox) {
+    let on_top = st.furniture.notes_on_top;
     let size = st.tick_size.max(9.0) * 0.95;
     let m = st.margin as f32;
     let (lines, _) = wrap(
@@ -57,14 +76,23 @@ fn draw_footnote(canvas: &mut Canvas, note: &str, st: &Style, full: BBox) -> (BB
     );
     let line_h = size * 1.25;
     let strip = (lines.len() as f32 * line_h + size * 0.6).ceil();
-    let top = full.y + full.h - strip;
+    let top = if on_top {
+        full.y
+    } else {
+        full.y + full.h - strip
+    };
+    let (x, align) = if on_top {
+        (full.right() - m, Align::Right)
+    } else {
+        (full.x + m, Align::Left)
+    };
     let mut bbox: Option<BBox> = None;
     for (i, line) in lines.iter().enumerate() {
         let b = canvas.text(&TextSpec {
             text: line,
-            x: full.x + m,
+            x,
             y: top + size * 0.3 + i as f32 * line_h,
-            align: Align::Left,
+            align,
             family: &st.font_family,
             size,
             bold: false,
@@ -72,10 +100,7 @@ fn draw_footnote(canvas: &mut Canvas, note: &str, st: &Style, full: BBox) -> (BB
         });
         bbox = Some(bbox.map_or(b, |a| union(a, b)));
     }
-    let rest = BBox {
-        h: full.h - strip,
-        ..full
-    };
+    let rest = rest_of(full, strip, on_top);
     let bbox = bbox.unwrap_or(BBox {
         x: full.x + m,
         y: top,
@@ -110,6 +135,7 @@ pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, Rende
         kpis: Vec::new(),
         paragraph: None,
         extra_text: Vec::new(),
+        figure: None,
     };
     // A source line under the figure, as news and report charts print it
     // (dashboards carry their facts in tiles and paragraphs instead).
@@ -121,16 +147,19 @@ pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, Rende
         }
         _ => full,
     };
-    // A single chart's note (the table's `footnote`) above the source line.
-    let full = match &spec.layout {
-        Layout::Single { panel } => match panel.table.meta.footnote.as_deref().map(str::trim) {
-            Some(note) if !note.is_empty() => {
-                let (rest, line) = draw_footnote(canvas, note, st, full);
-                scene.extra_text.push(line);
-                rest
-            }
-            _ => full,
-        },
+    // A single chart's or a figure's note (the table's `footnote`) above
+    // the source line.
+    let note = match &spec.layout {
+        Layout::Single { panel } => panel.table.meta.footnote.as_deref(),
+        Layout::Figure { note, .. } => note.as_deref(),
+        _ => None,
+    };
+    let full = match note.map(str::trim) {
+        Some(note) if !note.is_empty() && !st.furniture.hide_note => {
+            let (rest, line) = draw_footnote(canvas, note, st, full);
+            scene.extra_text.push(line);
+            rest
+        }
         _ => full,
     };
     match &spec.layout {
@@ -154,71 +183,44 @@ pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, Rende
             shared_x,
             shared_y,
         } => {
-            let (rows, cols) = ((*rows).max(1), (*cols).max(1));
-            scene.grid = (rows, cols);
-            let m = st.margin as f32;
-            let area = inset(full, m);
-            let (title, used) = draw_title(
-                canvas,
-                spec.title.as_deref(),
-                st,
-                area,
-                st.title_size * 1.15,
-            );
-            scene.title = title;
-            let area = BBox {
-                y: area.y + used,
-                h: area.h - used,
-                ..area
-            };
             let shared = if *shared_y {
                 shared_range(panels)
             } else {
                 None
             };
-            // Each cell starts with a strip holding the panel letter, so the
-            // letter never collides with a panel title, whatever its alignment.
-            let letter_size = st.title_size;
-            let strip = (letter_size * 1.25).ceil();
-            let (cw, ch) = (area.w / cols as f32, area.h / rows as f32);
-            let mut frames: Vec<PanelFrame> = (0..panels.len())
-                .map(|i| {
-                    let (r, c) = (i as u32 / cols, i as u32 % cols);
-                    PanelFrame {
-                        rect: BBox {
-                            x: area.x + c as f32 * cw,
-                            y: area.y + r as f32 * ch + strip,
-                            w: cw,
-                            h: ch - strip,
-                        },
-                        index: i,
-                        row: r,
-                        col: c,
-                        shared_values: shared,
-                        hide_x_labels: *shared_x && (i + cols as usize) < panels.len(),
-                        hide_y_labels: *shared_y && c > 0,
-                        plot_area: None,
-                    }
-                })
-                .collect();
-            align_plot_areas(spec, panels, &mut frames)?;
-            for (panel, frame) in panels.iter().zip(&frames) {
-                let bbox = canvas.text(&TextSpec {
-                    text: &panel_letter(frame.index),
-                    x: frame.rect.x + 4.0,
-                    y: frame.rect.y - strip + 2.0,
-                    align: Align::Left,
-                    family: &st.title_font_family,
-                    size: letter_size,
-                    bold: true,
-                    color: &st.text_color,
-                });
-                scene.extra_text.push(TextBox {
-                    text: panel_letter(frame.index),
-                    bbox,
-                });
-                scene.panels.push(draw_panel(canvas, panel, frame)?);
-            }
+            let cells = Cells {
+                rows: *rows,
+                cols: *cols,
+                shared,
+                hide_inner_x: *shared_x,
+                hide_inner_y: *shared_y,
+                subtitle: None,
+            };
+            let (letters, _) = draw_cells(canvas, spec, panels, &cells, full, &mut scene)?;
+            scene.extra_text.extend(letters);
+        }
+        Layout::Figure {
+            rows,
+            cols,
+            panels,
+            subtitle,
+            ..
+        } => {
+            // Every panel prints its own ticks, on one shared range: a
+            // panel read alone reads right, and panels compare by eye.
+            let shared = shared_range(panels);
+            let cells = Cells {
+                rows: *rows,
+                cols: *cols,
+                shared,
+                hide_inner_x: false,
+                hide_inner_y: false,
+                subtitle: subtitle.as_deref().filter(|_| !st.furniture.hide_subtitle),
+            };
+            let (letters, subtitle) = draw_cells(canvas, spec, panels, &cells, full, &mut scene)?;
+            let mut figure = figure_scene(letters, &scene.panels);
+            figure.subtitle = subtitle;
+            scene.figure = Some(figure);
         }
         Layout::Dashboard {
             banner,
@@ -344,6 +346,150 @@ pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, Rende
         }
     }
     Ok(scene)
+}
+
+/// How a grid or figure lays out its cells.
+struct Cells<'a> {
+    rows: u32,
+    cols: u32,
+    /// The value range every cartesian panel's axis covers.
+    shared: Option<(f64, f64)>,
+    /// Category labels only under the bottom row.
+    hide_inner_x: bool,
+    /// Value labels only on the left column.
+    hide_inner_y: bool,
+    /// A line under the figure title.
+    subtitle: Option<&'a str>,
+}
+
+/// Draws a suptitle (and a subtitle under it) and the panels in a rows ×
+/// cols grid, each under a strip holding its letter; returns the letters
+/// drawn, in panel order, and the subtitle drawn.
+fn draw_cells(
+    canvas: &mut Canvas,
+    spec: &ChartSpec,
+    panels: &[PanelSpec],
+    cells: &Cells,
+    full: BBox,
+    scene: &mut Scene,
+) -> Result<(Vec<TextBox>, Option<TextBox>), RenderError> {
+    let st = &spec.style;
+    let (rows, cols) = (cells.rows.max(1), cells.cols.max(1));
+    scene.grid = (rows, cols);
+    let m = st.margin as f32;
+    let area = inset(full, m);
+    let (title, used) = draw_title(
+        canvas,
+        spec.title.as_deref(),
+        st,
+        area,
+        st.title_size * 1.15,
+    );
+    scene.title = title;
+    let area = BBox {
+        y: area.y + used,
+        h: area.h - used,
+        ..area
+    };
+    let sub_size = (st.title_size * 0.8).max(st.tick_size);
+    let (subtitle, used) = draw_heading(canvas, cells.subtitle, st, area, sub_size, false);
+    let area = BBox {
+        y: area.y + used,
+        h: area.h - used,
+        ..area
+    };
+    // Each cell starts with a strip holding the panel letter, so the
+    // letter never collides with a panel title, whatever its alignment.
+    let letter_size = st.title_size;
+    let strip = (letter_size * 1.25).ceil();
+    let (cw, ch) = (area.w / cols as f32, area.h / rows as f32);
+    let mut frames: Vec<PanelFrame> = (0..panels.len())
+        .map(|i| {
+            let (r, c) = (i as u32 / cols, i as u32 % cols);
+            PanelFrame {
+                rect: BBox {
+                    x: area.x + c as f32 * cw,
+                    y: area.y + r as f32 * ch + strip,
+                    w: cw,
+                    h: ch - strip,
+                },
+                index: i,
+                row: r,
+                col: c,
+                shared_values: cells.shared,
+                hide_x_labels: cells.hide_inner_x && (i + cols as usize) < panels.len(),
+                hide_y_labels: cells.hide_inner_y && c > 0,
+                plot_area: None,
+            }
+        })
+        .collect();
+    align_plot_areas(spec, panels, &mut frames)?;
+    let mut letters = Vec::with_capacity(panels.len());
+    for (panel, frame) in panels.iter().zip(&frames) {
+        let bbox = canvas.text(&TextSpec {
+            text: &panel_letter(frame.index),
+            x: frame.rect.x + 4.0,
+            y: frame.rect.y - strip + 2.0,
+            align: Align::Left,
+            family: &st.title_font_family,
+            size: letter_size,
+            bold: true,
+            color: &st.text_color,
+        });
+        letters.push(TextBox {
+            text: panel_letter(frame.index),
+            bbox,
+        });
+        scene.panels.push(draw_panel(canvas, panel, frame)?);
+    }
+    Ok((letters, subtitle))
+}
+
+/// A figure's record: its letters, and the value axis its panels share,
+/// read back from the first cartesian panel's printed ticks (the axis ends
+/// are where its plot box ends, mapped through two ticks).
+fn figure_scene(letters: Vec<TextBox>, panels: &[crate::ir::PanelScene]) -> FigureScene {
+    let axis = panels.iter().find(|p| has_value_axis(p.kind)).map(|p| {
+        let horizontal = p.kind == ChartKind::HorizontalBar;
+        let ticks: Vec<&crate::ir::Tick> = if horizontal { &p.x_ticks } else { &p.y_ticks }
+            .iter()
+            .filter(|t| t.value.is_some())
+            .collect();
+        let labels: Vec<String> = ticks.iter().map(|t| t.label.clone()).collect();
+        let range = match (ticks.first(), ticks.last()) {
+            (Some(a), Some(b)) if (b.pos - a.pos).abs() > 0.5 && !p.log_y => {
+                let (va, vb) = (a.value.unwrap_or(0.0), b.value.unwrap_or(0.0));
+                let at =
+                    |pos: f32| va + f64::from(pos - a.pos) * (vb - va) / f64::from(b.pos - a.pos);
+                let (lo, hi) = if horizontal {
+                    (at(p.plot_area.x), at(p.plot_area.right()))
+                } else {
+                    (at(p.plot_area.bottom()), at(p.plot_area.y))
+                };
+                (round_to_pixel(lo.min(hi)), round_to_pixel(lo.max(hi)))
+            }
+            (Some(a), Some(b)) => (a.value.unwrap_or(0.0), b.value.unwrap_or(0.0)),
+            _ => (0.0, 0.0),
+        };
+        (range, labels)
+    });
+    let (value_range, value_ticks) = axis.unwrap_or(((0.0, 0.0), Vec::new()));
+    FigureScene {
+        letters,
+        value_range,
+        value_ticks,
+        subtitle: None,
+    }
+}
+
+/// Six significant digits: the axis ends come from pixel arithmetic and
+/// should not print float noise in the scene.
+fn round_to_pixel(v: f64) -> f64 {
+    if v == 0.0 || !v.is_finite() {
+        return 0.0;
+    }
+    let scale = 10f64.powi(5 - v.abs().log10().floor() as i32);
+    (v * scale).round() / scale
 }
 
 /// "(a)", "(b)", … "(z)", then "(aa)", "(ab)", …: the letter printed on a

@@ -7,6 +7,7 @@
 pub mod annotation;
 pub mod dates;
 pub mod format;
+pub mod multiples;
 mod themes;
 
 use serde_json::Value;
@@ -864,6 +865,7 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
         y_label,
         style: style.clone(),
         annotation: None,
+        subtitle: None,
     })
 }
 
@@ -1159,12 +1161,14 @@ pub fn percent_change(prev: f64, last: f64) -> Option<String> {
     Some(pct.format(1))
 }
 
-/// The layout asked for on the command line: `single`, `grid:RxC`, `dashboard`.
+/// The layout asked for on the command line: `single`, `grid:RxC`,
+/// `dashboard`, `figure` (a lettered figure of small multiples).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LayoutRequest {
     Single,
     Grid { rows: u32, cols: u32 },
     Dashboard,
+    Figure,
 }
 
 impl std::str::FromStr for LayoutRequest {
@@ -1178,9 +1182,12 @@ impl std::str::FromStr for LayoutRequest {
         if s == "dashboard" {
             return Ok(LayoutRequest::Dashboard);
         }
+        if s == "figure" {
+            return Ok(LayoutRequest::Figure);
+        }
         let bad = || {
             SpecError::Layout(format!(
-                "unknown layout {s:?} (expected single, grid:RxC or dashboard)"
+                "unknown layout {s:?} (expected single, grid:RxC, dashboard or figure)"
             ))
         };
         let dims = s.strip_prefix("grid:").ok_or_else(bad)?;
@@ -1240,6 +1247,12 @@ pub fn figure(
     };
     match layout {
         LayoutRequest::Single => single(table, best(table)?, style),
+        LayoutRequest::Figure => {
+            // The series the table's chart would draw, each in its own panel.
+            let kind = best(table)?;
+            let drawn = panel(table, kind, style)?;
+            multiples::small_multiples(table, kind, &drawn.series, style, drawn.title)
+        }
         LayoutRequest::Grid { rows, cols } => {
             let cells = (rows.max(1) * cols.max(1)) as usize;
             let small = smaller_titles(style);

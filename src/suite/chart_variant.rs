@@ -271,7 +271,20 @@ impl Env<'_> {
                 };
                 attempts += 1;
                 let mut moved = q.clone();
-                if let Some(to) = meta.target_panel {
+                let target = if meta.series_panels.is_empty() {
+                    meta.target_panel
+                } else {
+                    // Split into one panel per series: the question goes to
+                    // its series' panel; one about several has none.
+                    match series_panel(&q.query, &meta.series_panels) {
+                        Some(to) => Some(to),
+                        None => {
+                            block.drop_item("no_panel");
+                            continue;
+                        }
+                    }
+                };
+                if let Some(to) = target {
                     moved.query = perturb::retarget_panel(&q.query, 0, to);
                     let reference = perturb::subplots::panel_reference(&chart.spec, to);
                     // The panel is named where the conversation starts.
@@ -345,6 +358,21 @@ pub(super) struct Variant {
     pub(super) question: Question,
     pub(super) record: Applied,
     pub(super) distance: f64,
+}
+
+/// The panel drawing the one series a query names, when it names exactly
+/// one (in any field naming a series).
+fn series_panel(query: &crate::ir::Query, panels: &[String]) -> Option<usize> {
+    let named: std::collections::BTreeSet<String> = query
+        .string_fields()
+        .into_iter()
+        .filter(|(key, _)| key.contains("series"))
+        .map(|(_, v)| v)
+        .collect();
+    match named.len() {
+        1 => panels.iter().position(|s| named.contains(s)),
+        _ => None,
+    }
 }
 
 /// Share of the question's panel marks that print their value.

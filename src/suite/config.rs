@@ -22,6 +22,10 @@ pub struct Quotas {
     pub axis: BTreeMap<String, f64>,
 }
 
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
+}
+
 /// `--shard K/N`: the K-th (1-based) of N disjoint parts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shard {
@@ -87,6 +91,12 @@ pub struct SuiteConfig {
     pub axes: Vec<String>,
     /// Perturbation names to leave out.
     pub exclude_perturbations: Vec<String>,
+    /// Opt-in perturbations to use besides the default ones
+    /// (`perturb::registry::OPT_IN`: `small_multiples`, `furniture_removed`,
+    /// `furniture_moved`, `subtitle_added`); each is used only when named
+    /// here (and its axis is wanted). Left out of the JSON when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub opt_in_perturbations: Vec<String>,
     pub severities: Vec<u8>,
     /// Question types of the original items; empty = all.
     pub question_types: Vec<QuestionType>,
@@ -114,6 +124,12 @@ pub struct SuiteConfig {
     /// annotation (a reference line, highlighted bar, shaded interval or
     /// callout), as news and report figures carry one.
     pub annotations: f64,
+    /// Share of original charts of several like series (line, grouped or
+    /// stacked bars, stacked areas) drawn as a lettered figure of small
+    /// multiples, one panel per series (docs/charts.md "Figures and
+    /// furniture"). Off by default; left out of the JSON when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub figures: f64,
     /// Not part of the suite's identity: recorded as `suite.json` `shard`.
     #[serde(skip_serializing)]
     pub shard: Option<Shard>,
@@ -132,6 +148,7 @@ impl Default for SuiteConfig {
             themes: Vec::new(),
             axes: Vec::new(),
             exclude_perturbations: Vec::new(),
+            opt_in_perturbations: Vec::new(),
             severities: vec![1, 2, 3, 4, 5],
             question_types: Vec::new(),
             families: Vec::new(),
@@ -148,6 +165,7 @@ impl Default for SuiteConfig {
             labelled_originals: 0.3,
             source_lines: 0.5,
             annotations: 0.3,
+            figures: 0.0,
             shard: None,
         }
     }
@@ -214,6 +232,12 @@ impl SuiteConfig {
                 self.annotations
             ));
         }
+        if !(0.0..=1.0).contains(&self.figures) {
+            return Err(format!(
+                "figures must be within 0..=1, got {}",
+                self.figures
+            ));
+        }
         if !self.sets.contains(&SetName::Original) {
             return Err("sets must include `original` (modified items point at originals)".into());
         }
@@ -240,6 +264,14 @@ impl SuiteConfig {
         for name in &self.exclude_perturbations {
             if !names.contains(&name.as_str()) {
                 return Err(format!("unknown perturbation `{name}`"));
+            }
+        }
+        for name in &self.opt_in_perturbations {
+            if !crate::perturb::registry::OPT_IN.contains(&name.as_str()) {
+                return Err(format!(
+                    "`{name}` is not an opt-in perturbation (opt-in: {})",
+                    crate::perturb::registry::OPT_IN.join(", ")
+                ));
             }
         }
         for (dim, map) in [

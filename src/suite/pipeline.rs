@@ -339,8 +339,13 @@ impl Env<'_> {
         let spec = match crate::spec::single(table, kind, style) {
             Ok(mut s) => {
                 s.source_line = self.source_line(table, kind);
-                self.annotate(&mut s, table, kind);
-                s
+                match self.as_figure(&s, table, kind) {
+                    Some(figure) => figure,
+                    None => {
+                        self.annotate(&mut s, table, kind);
+                        s
+                    }
+                }
             }
             Err(e) => {
                 block
@@ -378,6 +383,40 @@ impl Env<'_> {
         seed::rng(self.config.seed, &["source line", &table.id, kind.name()])
             .random_bool(self.config.source_lines.clamp(0.0, 1.0))
             .then(|| source.to_string())
+    }
+
+    /// On a seeded `figures` share of original charts of several like
+    /// series, the same chart as a lettered figure of small multiples (same
+    /// style and source line).
+    fn as_figure(
+        &self,
+        spec: &crate::ir::ChartSpec,
+        table: &Table,
+        kind: ChartKind,
+    ) -> Option<crate::ir::ChartSpec> {
+        use rand::RngExt;
+        if self.config.figures <= 0.0 {
+            return None;
+        }
+        let crate::ir::Layout::Single { panel } = &spec.layout else {
+            return None;
+        };
+        if panel.series.len() < 2
+            || !seed::rng(self.config.seed, &["figure", &table.id, kind.name()])
+                .random_bool(self.config.figures.clamp(0.0, 1.0))
+        {
+            return None;
+        }
+        let mut figure = crate::spec::multiples::small_multiples(
+            table,
+            kind,
+            &panel.series,
+            &panel.style,
+            panel.title.clone(),
+        )
+        .ok()?;
+        figure.source_line = spec.source_line.clone();
+        Some(figure)
     }
 
     /// A seeded `annotations` share of original charts of the kinds that
@@ -679,9 +718,13 @@ pub(super) fn resolve_env<'a>(
         .into_iter()
         .map(|(_, t)| t)
         .collect();
+    // Opt-in perturbations join only when the config names them, so suites
+    // that do not keep the perturbation choices they had before them.
     let wanted = |axis: &str, name: &str| {
         (config.axes.is_empty() || config.axes.iter().any(|a| a == axis))
             && !config.exclude_perturbations.iter().any(|n| n == name)
+            && (!perturb::registry::OPT_IN.contains(&name)
+                || config.opt_in_perturbations.iter().any(|n| n == name))
     };
     let chart_perts = perturb::chart_perturbations()
         .iter()

@@ -69,7 +69,14 @@ fn every_chart_perturbation_and_severity_keeps_its_answer_declaration() {
         .collect();
     assert!(originals.len() >= 20);
     let mut report = Vec::new();
-    for (pi, p) in perturb::chart_perturbations().iter().enumerate() {
+    // Opt-in perturbations move questions by series or need furniture the
+    // fixtures lack: tests/integration/kinds_figure.rs checks their pairs.
+    let default_perturbations = || {
+        perturb::chart_perturbations()
+            .iter()
+            .filter(|p| !perturb::registry::OPT_IN.contains(&p.info().name))
+    };
+    for (pi, p) in default_perturbations().enumerate() {
         let info = p.info();
         for severity in 1..=5u8 {
             let mut applied = 0;
@@ -166,7 +173,7 @@ fn every_chart_perturbation_and_severity_keeps_its_answer_declaration() {
             ));
         }
     }
-    assert_eq!(report.len(), perturb::chart_perturbations().len() * 5);
+    assert_eq!(report.len(), default_perturbations().count() * 5);
 }
 
 #[test]

@@ -88,6 +88,7 @@ fn hand_chart(id: &str, table: &str) -> ChartRecord {
                     y_label: None,
                     style: Style::default(),
                     annotation: None,
+                    subtitle: None,
                 },
             },
         },
@@ -119,6 +120,7 @@ fn hand_chart(id: &str, table: &str) -> ChartRecord {
             kpis: vec![],
             paragraph: None,
             extra_text: vec![],
+            figure: None,
         },
     }
 }

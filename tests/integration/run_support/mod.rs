@@ -85,6 +85,7 @@ pub fn chart_record(id: &str, image: &str) -> ChartRecord {
                 y_label: None,
                 style,
                 annotation: None,
+                subtitle: None,
             },
         },
     };
@@ -116,6 +117,7 @@ pub fn chart_record(id: &str, image: &str) -> ChartRecord {
         kpis: vec![],
         paragraph: None,
         extra_text: vec![],
+        figure: None,
     };
     ChartRecord {
         id: id.into(),
