@@ -27,6 +27,23 @@ pub fn data_family_fits(family: &str, d: &PanelData) -> bool {
     if d.kind == ChartKind::PercentStackedBar && matches!(family, "sum" | "percent_change") {
         return false;
     }
+    // A waterfall's bars are steps and its running total a sum of them:
+    // values, extremes, comparisons of steps and their sum (the final
+    // total) are read from it; trends, ratios or changes between steps
+    // would treat steps as levels.
+    if d.kind == ChartKind::Waterfall {
+        return matches!(
+            family,
+            "value_at"
+                | "argmax"
+                | "argmin"
+                | "max_value"
+                | "min_value"
+                | "difference"
+                | "compare"
+                | "sum"
+        );
+    }
     match family {
         "trend" => d.ordered_index() && n >= 3,
         // Between uneven times (1951, 1956, 1957) a step's change spans
@@ -164,10 +181,24 @@ pub fn data_query(
     if n == 0 || named.is_empty() {
         return None;
     }
+    // On a waterfall only value questions ask for the running total (after
+    // a step, or the final total); every other family asks about the steps.
+    let waterfall = d.kind == ChartKind::Waterfall;
+    let named: Vec<usize> = if waterfall && family != "value_at" {
+        named
+            .into_iter()
+            .filter(|i| d.series[*i].name != crate::spec::waterfall::RUNNING_TOTAL)
+            .collect()
+    } else {
+        named
+    };
+    if named.is_empty() {
+        return None;
+    }
     let s = &d.series[*one(rng, &named)];
     let name = s.name.clone();
     let cat = |i: usize| d.categories[rows[i]].clone();
-    let multi = named.len() >= 2 && !d.kind.is_circular();
+    let multi = named.len() >= 2 && !d.kind.is_circular() && !waterfall;
     let cells = |rng: &mut Xoshiro256PlusPlus| -> Option<(CellRef, CellRef)> {
         if multi && rng.random_bool(0.4) {
             let (i, j) = two(rng, named.len());

@@ -158,6 +158,9 @@ impl Reading {
             .iter()
             .filter(|s| {
                 r.drawn <= 1
+                    // A waterfall's steps and running total are what the
+                    // kind draws: its legend names directions, not series.
+                    || p.kind == ChartKind::Waterfall
                     || p.legend.iter().any(|l| l.label == **s)
                     || p.direct_labels.iter().any(|l| names(&l.text, s))
                     || series_ticks.iter().any(|t| names(&t.label, s))
@@ -260,7 +263,9 @@ impl Reading {
                 },
                 None => {
                     let first = drawn.first().is_some_and(|s| *s == m.series);
-                    let k = if stacked && !first {
+                    // A waterfall step is a length between two read ends.
+                    let step = p.kind == ChartKind::Waterfall && m.kind == MarkKind::Bar;
+                    let k = if stacked && !first || step {
                         STACKED_PX_ERR
                     } else {
                         PX_ERR

@@ -128,6 +128,17 @@ pub fn base_slots(query: &Query, spec: &ChartSpec) -> Option<(String, Slots)> {
             // A percent stack draws shares: its value question asks for one.
             if panel.kind == crate::ir::ChartKind::PercentStackedBar {
                 "value_at_share".into()
+            } else if panel.kind == crate::ir::ChartKind::Waterfall
+                && series == crate::spec::waterfall::RUNNING_TOTAL
+            {
+                // A waterfall's running total is asked as such; after the
+                // last step it is the chart's final total.
+                let last = panel.table.category_labels().last() == Some(category);
+                if last {
+                    "final_total".into()
+                } else {
+                    "running_total_at".into()
+                }
             } else {
                 "value_at".into()
             }

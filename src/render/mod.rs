@@ -17,6 +17,7 @@ mod lollipop;
 mod pie;
 mod text;
 mod time_axis;
+mod waterfall;
 pub use time_axis::uneven_time_steps;
 
 use std::sync::Arc;

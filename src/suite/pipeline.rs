@@ -404,6 +404,7 @@ impl Env<'_> {
             | ChartKind::HorizontalBar
             | ChartKind::GroupedBar
             | ChartKind::Lollipop
+            | ChartKind::Waterfall
             | ChartKind::PercentStackedBar => true,
             ChartKind::Line => series == 1,
             _ => false,
