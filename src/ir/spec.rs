@@ -33,11 +33,15 @@ pub enum ChartKind {
     /// each step to the one after it, coloured up or down. Its panel table
     /// adds the running total (see `spec::waterfall::waterfall_table`).
     Waterfall,
+    /// A value per group with its interval (a bar to the value and a
+    /// whisker from the lower to the upper bound). Its panel table holds
+    /// the bounds (see `spec::error_bar::error_bar_table`).
+    ErrorBar,
 }
 
 impl ChartKind {
     /// New kinds go last so that seeded picks over earlier ones keep their order.
-    pub const ALL: [ChartKind; 15] = [
+    pub const ALL: [ChartKind; 16] = [
         ChartKind::Bar,
         ChartKind::HorizontalBar,
         ChartKind::GroupedBar,
@@ -53,6 +57,7 @@ impl ChartKind {
         ChartKind::PercentStackedBar,
         ChartKind::Lollipop,
         ChartKind::Waterfall,
+        ChartKind::ErrorBar,
     ];
 
     pub fn name(self) -> &'static str {
@@ -72,6 +77,7 @@ impl ChartKind {
             ChartKind::PercentStackedBar => "percent_stacked_bar",
             ChartKind::Lollipop => "lollipop",
             ChartKind::Waterfall => "waterfall",
+            ChartKind::ErrorBar => "error_bar",
         }
     }
 
@@ -89,7 +95,10 @@ impl ChartKind {
     pub fn is_opt_in(self) -> bool {
         matches!(
             self,
-            ChartKind::PercentStackedBar | ChartKind::Lollipop | ChartKind::Waterfall
+            ChartKind::PercentStackedBar
+                | ChartKind::Lollipop
+                | ChartKind::Waterfall
+                | ChartKind::ErrorBar
         )
     }
 

@@ -118,7 +118,8 @@ pub fn candidates(panel: &PanelSpec) -> Vec<ChartKind> {
         // The panel's table holds the steps and their running total: bars
         // side by side (or lines over ordered steps) draw both, so every
         // answer stays on the chart.
-        ChartKind::Waterfall => {
+        // Same for error bars: the values and both bounds side by side.
+        ChartKind::Waterfall | ChartKind::ErrorBar => {
             out.push(ChartKind::GroupedBar);
             if ordered {
                 out.push(ChartKind::Line);

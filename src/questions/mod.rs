@@ -405,7 +405,9 @@ fn to_hypothetical(base: &Query, data: &PanelData, rng: &mut Xoshiro256PlusPlus)
     // table's totals would not follow.
     if matches!(
         data.kind,
-        crate::ir::ChartKind::PercentStackedBar | crate::ir::ChartKind::Waterfall
+        crate::ir::ChartKind::PercentStackedBar
+            | crate::ir::ChartKind::Waterfall
+            | crate::ir::ChartKind::ErrorBar
     ) {
         return None;
     }

@@ -279,8 +279,11 @@ impl<'a> Sight<'a> {
         // A waterfall draws one series of steps and the running total its
         // bars' ends trace; its legend names directions (start, increase,
         // decrease), so both are known from the kind of chart.
-        if p.kind == ChartKind::Waterfall {
-            return if self.drawn.iter().any(|s| s == name) {
+        // So does an error-bar chart: its value, the caps of its bounds and
+        // the width between them.
+        if matches!(p.kind, ChartKind::Waterfall | ChartKind::ErrorBar) {
+            let width = p.kind == ChartKind::ErrorBar && name == crate::spec::error_bar::WIDTH;
+            return if width || self.drawn.iter().any(|s| s == name) {
                 Ok(())
             } else {
                 Err(Stop::Absent(format!("no series named {name:?}")))
@@ -435,7 +438,13 @@ impl<'a> Sight<'a> {
     }
 
     fn read_cell(&self, series: &str, slot: &str) -> Result<Interval, Stop> {
+        use crate::spec::error_bar::{LOWER, UPPER, WIDTH};
         let v = match &self.x_axis {
+            // The distance between an interval's caps.
+            _ if self.panel.kind == ChartKind::ErrorBar && series == WIDTH => {
+                self.read_mark(self.mark(UPPER, slot)?)?
+                    - self.read_mark(self.mark(LOWER, slot)?)?
+            }
             Some((axis, _)) if self.x_series_is(series) => {
                 let m = self.mark(&self.drawn[0], slot)?;
                 axis.read(f64::from(m.bbox.center().0), self.view)

@@ -139,8 +139,28 @@ pub fn base_slots(query: &Query, spec: &ChartSpec) -> Option<(String, Slots)> {
                 } else {
                     "running_total_at".into()
                 }
+            } else if panel.kind == crate::ir::ChartKind::ErrorBar
+                && series == crate::spec::error_bar::UPPER
+            {
+                // An error bar's ends are asked as its bounds.
+                "upper_bound_at".into()
+            } else if panel.kind == crate::ir::ChartKind::ErrorBar
+                && series == crate::spec::error_bar::LOWER
+            {
+                "lower_bound_at".into()
             } else {
                 "value_at".into()
+            }
+        }
+        Query::Argmax { series, .. } | Query::Argmin { series, .. }
+            if panel.kind == crate::ir::ChartKind::ErrorBar
+                && series.as_deref() == Some(crate::spec::error_bar::WIDTH) =>
+        {
+            // The interval's width is asked as the widest (narrowest) interval.
+            if matches!(query, Query::Argmax { .. }) {
+                "widest_interval".into()
+            } else {
+                "narrowest_interval".into()
             }
         }
         Query::Argmax { series, .. }

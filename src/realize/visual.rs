@@ -213,7 +213,10 @@ pub fn substitute(
     // own to point at: only their printed names tell them apart.
     // Nor do a waterfall's: its colours tell rises from falls, not series,
     // and "the third bar" of a bridge is better named by its step.
-    if matches!(p.kind, ChartKind::Heatmap | ChartKind::Waterfall) {
+    if matches!(
+        p.kind,
+        ChartKind::Heatmap | ChartKind::Waterfall | ChartKind::ErrorBar
+    ) {
         return Outcome::Cannot;
     }
     let mut refs: BTreeMap<String, (String, String)> = BTreeMap::new();

@@ -272,8 +272,13 @@ fn draw_once(
     };
     // A waterfall's colours say which way each step goes, not which series.
     let waterfall = kind == ChartKind::Waterfall;
+    // An error-bar chart draws one series: its bounds are whiskers, not
+    // series of their own.
+    let error_bars = kind == ChartKind::ErrorBar;
     let legend_items = if waterfall {
         super::waterfall::legend_items(st)
+    } else if error_bars {
+        Vec::new()
     } else {
         legend_items
     };
@@ -435,6 +440,18 @@ fn draw_once(
             }
             vlo = vlo.min(neg).min(pos);
             vhi = vhi.max(pos).max(neg);
+        }
+    } else if error_bars {
+        // Whiskers reach the bounds; bars grow from the baseline.
+        for s in series.iter().skip(1).take(2) {
+            for v in s.values.iter().flatten() {
+                vlo = vlo.min(*v);
+                vhi = vhi.max(*v);
+            }
+        }
+        for v in series[0].values.iter().flatten() {
+            vlo = vlo.min(*v);
+            vhi = vhi.max(*v);
         }
     } else if waterfall {
         // Every bar runs between two running totals (the first from zero).
@@ -1021,6 +1038,91 @@ fn draw_once(
                             .collect();
                         label_jobs.push((idx, text, cands));
                     }
+                }
+            }
+        }
+        ChartKind::ErrorBar => {
+            let group = slot * st.bar_width;
+            let value = &series[0];
+            let whisker = super::error_bar::whisker_color(st);
+            for (r, cat) in cats.iter().enumerate() {
+                let (Some(v), Some(lo), Some(hi)) = (
+                    value.values[r],
+                    series.get(1).and_then(|s| s.values[r]),
+                    series.get(2).and_then(|s| s.values[r]),
+                ) else {
+                    continue;
+                };
+                let c0 = cat_center(r) - group / 2.0;
+                let cx = cat_center(r);
+                let (pa, pb) = (base_px, vpix(v));
+                let bbox = BBox {
+                    x: c0,
+                    y: pa.min(pb),
+                    w: group,
+                    h: (pb - pa).abs(),
+                };
+                let color = value.color.clone();
+                canvas.fill_rect(bbox.x, bbox.y, bbox.right(), bbox.bottom(), &color.hex, 1.0);
+                let (plo, phi) = (vpix(lo), vpix(hi));
+                let cap = super::error_bar::cap_width(group);
+                let over = contrast_text(&color.hex);
+                super::error_bar::draw_whisker(
+                    canvas,
+                    cx,
+                    (plo, phi),
+                    cap,
+                    (bbox.y, bbox.bottom()),
+                    over,
+                    &whisker.hex,
+                );
+                let idx = scene.marks.len();
+                scene.marks.push(Mark {
+                    kind: MarkKind::Bar,
+                    series: value.name.clone(),
+                    category: Some(cat.clone()),
+                    value: v,
+                    x_value: None,
+                    size_value: None,
+                    color,
+                    bbox,
+                    sweep_deg: None,
+                    label: None,
+                });
+                // Each bound: the cap drawn at its level.
+                for (s, bound, py) in [(&series[1], lo, plo), (&series[2], hi, phi)] {
+                    scene.marks.push(Mark {
+                        kind: MarkKind::LinePoint,
+                        series: s.name.clone(),
+                        category: Some(cat.clone()),
+                        value: bound,
+                        x_value: None,
+                        size_value: None,
+                        color: whisker.clone(),
+                        bbox: BBox {
+                            x: cx - cap / 2.0,
+                            y: py - 1.0,
+                            w: cap,
+                            h: 2.0,
+                        },
+                        sweep_deg: None,
+                        label: None,
+                    });
+                }
+                if st.data_labels {
+                    let text = value_label(v, st, value);
+                    let inside = contrast_text(&scene.marks[idx].color.hex).to_string();
+                    // Inside the bar's top, clear of the whisker's line.
+                    let x = c0 + 3.0;
+                    let cands = if v >= 0.0 {
+                        vec![
+                            (x, bbox.y + 3.0, Align::Left, inside.clone()),
+                            (cx, bbox.bottom() - vls - 3.0, Align::Center, inside),
+                        ]
+                    } else {
+                        vec![(x, bbox.bottom() - vls - 3.0, Align::Left, inside)]
+                    };
+                    label_jobs.push((idx, text, cands));
                 }
             }
         }

@@ -9,6 +9,7 @@ mod canvas;
 mod cartesian;
 pub mod colormap;
 mod common;
+mod error_bar;
 pub mod fonts;
 
 mod heatmap;

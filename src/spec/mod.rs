@@ -6,6 +6,7 @@
 
 pub mod annotation;
 pub mod dates;
+pub mod error_bar;
 pub mod format;
 mod themes;
 pub mod waterfall;
@@ -576,6 +577,9 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
     if waterfall::suits_waterfall(table) {
         kinds.push(Waterfall);
     }
+    if error_bar::suits_error_bar(table) {
+        kinds.push(ErrorBar);
+    }
     kinds
 }
 
@@ -781,6 +785,20 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
             }
             vec![take(1).remove(0), waterfall::RUNNING_TOTAL.to_string()]
         }
+        ChartKind::ErrorBar => {
+            let iv = error_bar::intervals(table).ok_or_else(|| {
+                unsuitable(format!(
+                    "error bars need a value with lower/upper or error columns over 2-{} groups, every interval around its value",
+                    error_bar::MAX_GROUPS
+                ))
+            })?;
+            vec![
+                iv.value,
+                error_bar::LOWER.to_string(),
+                error_bar::UPPER.to_string(),
+                error_bar::WIDTH.to_string(),
+            ]
+        }
         ChartKind::GroupedBar | ChartKind::Line | ChartKind::HorizontalBar => {
             // One value axis: only series commensurable with the first share it.
             numeric
@@ -867,6 +885,10 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
         ChartKind::Waterfall => {
             waterfall::waterfall_table(table).ok_or_else(|| err("steps vanished"))?
         }
+        // The bounds and widths are what an error-bar chart shows.
+        ChartKind::ErrorBar => {
+            error_bar::error_bar_table(table).ok_or_else(|| err("intervals vanished"))?
+        }
         _ => table.clone(),
     };
     let y_label = match kind {
@@ -874,6 +896,11 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
         // The steps and their running total share the value axis: it is
         // named after the steps' measure.
         ChartKind::Waterfall => y_label.or_else(|| Some(series[0].clone())),
+        ChartKind::ErrorBar => meta
+            .y_label
+            .clone()
+            .filter(|l| !l.trim().is_empty())
+            .or_else(|| Some(series[0].clone())),
         _ => y_label,
     };
     Ok(PanelSpec {
@@ -1233,7 +1260,10 @@ fn other_kind_panels(
         .filter(|k| {
             !matches!(
                 k,
-                ChartKind::Lollipop | ChartKind::PercentStackedBar | ChartKind::Waterfall
+                ChartKind::Lollipop
+                    | ChartKind::PercentStackedBar
+                    | ChartKind::Waterfall
+                    | ChartKind::ErrorBar
             )
         })
         .filter_map(|k| panel(table, k, style).ok())
@@ -1333,6 +1363,7 @@ fn kind_title(kind: ChartKind) -> &'static str {
         ChartKind::PercentStackedBar => "Shares of each total",
         ChartKind::Lollipop => "By category (dots)",
         ChartKind::Waterfall => "Step by step",
+        ChartKind::ErrorBar => "With intervals",
         ChartKind::Line => "Trend",
         ChartKind::Area => "Trend (area)",
         ChartKind::Pie | ChartKind::Donut => "Shares",

@@ -405,6 +405,7 @@ impl Env<'_> {
             | ChartKind::GroupedBar
             | ChartKind::Lollipop
             | ChartKind::Waterfall
+            | ChartKind::ErrorBar
             | ChartKind::PercentStackedBar => true,
             ChartKind::Line => series == 1,
             _ => false,

@@ -5,6 +5,7 @@
 //! Every table draws from its own generator, seeded from (seed, kind, index),
 //! so table `i` is the same whether 5 or 500 tables are generated.
 
+mod error_bar;
 mod kinds;
 mod measures;
 mod names;
@@ -43,6 +44,8 @@ pub enum SynthKind {
     /// for: it is not in [`SynthKind::ALL`]'s rotation, so unkinded runs
     /// keep their tables.
     Waterfall,
+    /// A mean per group with its interval (error bars), also on request only.
+    ErrorBar,
 }
 
 impl SynthKind {
@@ -70,11 +73,12 @@ impl SynthKind {
             SynthKind::Scatter => "scatter",
             SynthKind::Bubble => "bubble",
             SynthKind::Waterfall => "waterfall",
+            SynthKind::ErrorBar => "error_bar",
         }
     }
 
     /// Shapes made only on request, after the rotation's.
-    pub const ON_REQUEST: [SynthKind; 1] = [SynthKind::Waterfall];
+    pub const ON_REQUEST: [SynthKind; 2] = [SynthKind::Waterfall, SynthKind::ErrorBar];
 
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL

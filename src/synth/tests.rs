@@ -73,7 +73,7 @@ fn every_kind_has_its_shape() {
                 }
                 SynthKind::Scatter => assert_eq!(k, 2),
                 SynthKind::Bubble => assert_eq!(k, 3),
-                SynthKind::Waterfall => unreachable!("made only on request"),
+                SynthKind::Waterfall | SynthKind::ErrorBar => unreachable!("made only on request"),
             }
             assert_eq!(
                 t.index.ctype == ColumnType::Text,
@@ -170,4 +170,15 @@ fn waterfall_tables_suit_a_waterfall() {
         SynthKind::from_name("waterfall"),
         Some(SynthKind::Waterfall)
     );
+}
+
+#[test]
+fn error_bar_tables_suit_error_bars() {
+    for seed in 0..40 {
+        let t = synth_table(seed, 0, SynthKind::ErrorBar);
+        assert!(
+            crate::spec::suitable_kinds(&t).contains(&crate::ir::ChartKind::ErrorBar),
+            "{seed}: {t:?}"
+        );
+    }
 }

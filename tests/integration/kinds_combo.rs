@@ -1,7 +1,7 @@
-//! Waterfall charts: a golden scene, bars and running totals where the CSV
-//! (read here with the csv crate, not the library) puts them on the printed
-//! axis and in the pixels, and a generated suite of the kind answered fully
-//! by the oracle and the reader.
+//! Waterfall and error-bar charts: golden scenes, bars, running totals and
+//! whisker caps where the CSV (read here with the csv crate, not the
+//! library) puts them on the printed axis and in the pixels, and a generated
+//! suite of both kinds answered fully by the oracle and the reader.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -99,6 +99,134 @@ fn near(px: [u8; 3], want: [u8; 3]) -> bool {
     px.iter()
         .zip(want)
         .all(|(a, b)| (i16::from(*a) - i16::from(b)).abs() <= 24)
+}
+
+#[test]
+fn error_bar_scene_snapshot() {
+    let r = render(
+        &data_dir().join("crop_yield_se.csv"),
+        ChartKind::ErrorBar,
+        "classic",
+        true,
+    );
+    insta::assert_json_snapshot!("error_bar_scene", r.scene);
+}
+
+/// Error-bar tables: the two fixtures and a few synthesized ones.
+fn error_bar_tables(dir: &Path) -> Vec<PathBuf> {
+    run_ok(
+        bin()
+            .args([
+                "synth",
+                "--seed",
+                "11",
+                "--count",
+                "5",
+                "--kind",
+                "error_bar",
+                "-o",
+            ])
+            .arg(dir),
+    );
+    for name in ["reaction_times", "crop_yield_se"] {
+        for ext in ["csv", "meta.json"] {
+            std::fs::copy(
+                data_dir().join(format!("{name}.{ext}")),
+                dir.join(format!("{name}.{ext}")),
+            )
+            .unwrap();
+        }
+    }
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "csv")
+                && !p.to_string_lossy().contains("waterfall")
+                && !p.to_string_lossy().contains("profit_bridge")
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// (value, lower, upper) per row from the CSV's own columns: bounds as
+/// given, or value ± the error column.
+fn csv_intervals(cols: &[(String, Vec<f64>)]) -> Vec<(f64, f64, f64)> {
+    let values = &cols[0].1;
+    match cols.len() {
+        3 => (0..values.len())
+            .map(|r| (values[r], cols[1].1[r], cols[2].1[r]))
+            .collect(),
+        2 => (0..values.len())
+            .map(|r| {
+                (
+                    values[r],
+                    values[r] - cols[1].1[r],
+                    values[r] + cols[1].1[r],
+                )
+            })
+            .collect(),
+        n => panic!("{n} columns"),
+    }
+}
+
+#[test]
+fn error_bar_caps_sit_at_the_csv_bounds_on_the_printed_axis() {
+    let dir = tempfile::tempdir().unwrap();
+    for path in error_bar_tables(dir.path()) {
+        let (index, cols) = read_csv(&path);
+        let rows = csv_intervals(&cols);
+        for theme in chartstress::spec::theme_names() {
+            let r = render(&path, ChartKind::ErrorBar, theme, false);
+            let img = image::load_from_memory(&r.png).unwrap().to_rgb8();
+            let p = &r.scene.panels[0];
+            let axis = printed_axis(p);
+            let px_per_unit = (axis.0.0 - axis.1.0).abs() / (axis.1.1 - axis.0.1).abs();
+            assert!(p.legend.is_empty(), "one series: no legend");
+            for (i, cat) in index.iter().enumerate() {
+                let (v, lo, hi) = rows[i];
+                let of = |series: &str| {
+                    p.marks
+                        .iter()
+                        .find(|m| m.series == series && m.category.as_deref() == Some(cat.as_str()))
+                        .unwrap_or_else(|| panic!("{path:?} {cat} {series}"))
+                };
+                let bar = of(&cols[0].0);
+                let (low, up) = (of("Lower bound"), of("Upper bound"));
+                assert!((bar.value - v).abs() < 1e-9);
+                assert!(
+                    (low.value - lo).abs() < 1e-6 && (up.value - hi).abs() < 1e-6,
+                    "{cat}"
+                );
+                // Through the printed ticks: the bar's top is the value, the
+                // caps are the bounds.
+                let top = read_y(axis, bar.bbox.y);
+                assert!(
+                    (top - v).abs() * px_per_unit <= 1.0,
+                    "{path:?} {theme} {cat}"
+                );
+                for (m, want) in [(low, lo), (up, hi)] {
+                    let (cx, cy) = m.bbox.center();
+                    let read = read_y(axis, cy);
+                    assert!(
+                        (read - want).abs() * px_per_unit <= 1.0,
+                        "{path:?} {theme} {cat}: cap at {read:.3}, csv {want}"
+                    );
+                    // The cap is painted: within a pixel of the bound's row
+                    // (a 1.5 px line is anti-aliased over two rows) the
+                    // cap's centre differs from the plot beside the cap.
+                    let row = cy.round() as u32;
+                    let drawn = (row - 1..=row + 1).any(|y| {
+                        let px = img.get_pixel(cx.round() as u32, y).0;
+                        let beside = img.get_pixel((m.bbox.x - 4.0).round() as u32, y).0;
+                        !near(px, beside)
+                    });
+                    assert!(drawn, "{path:?} {theme} {cat}: cap not drawn at row {row}");
+                }
+            }
+        }
+    }
 }
 
 #[test]
@@ -314,13 +442,40 @@ fn suite_of(
 fn combo_suites_are_answered_by_oracle_and_reader() {
     let dir = tempfile::tempdir().unwrap();
     waterfall_tables(dir.path());
-    let (items, families) = suite_of(&[ChartKind::Waterfall], dir.path());
-    let wf = &families[&ChartKind::Waterfall];
-    let data: Vec<&String> = wf
-        .iter()
-        .filter(|f| chartstress::questions::pick::DATA_FAMILIES.contains(&f.as_str()))
-        .collect();
-    assert!(data.len() >= 3, "{wf:?}");
+    error_bar_tables(dir.path());
+    let (items, families) = suite_of(&[ChartKind::Waterfall, ChartKind::ErrorBar], dir.path());
+    for kind in [ChartKind::Waterfall, ChartKind::ErrorBar] {
+        let fams = &families[&kind];
+        let data: Vec<&String> = fams
+            .iter()
+            .filter(|f| chartstress::questions::pick::DATA_FAMILIES.contains(&f.as_str()))
+            .collect();
+        assert!(data.len() >= 3, "{kind:?}: {fams:?}");
+    }
+    // Error-bar bounds are asked, with golds the CSV's bounds.
+    let mut bounds = 0;
+    for item in &items {
+        let q = item["question"].as_str().unwrap();
+        let upper = q.starts_with("What is the upper bound of the error bar for ");
+        let lower = q.starts_with("What is the lower bound of the error bar for ");
+        if !(upper || lower) || item["answer"]["type"] != "number" {
+            continue;
+        }
+        let table = item["table_id"].as_str().unwrap();
+        let (index, cols) = read_csv(&dir.path().join(format!("{table}.csv")));
+        let cat = q
+            .rsplit("error bar for ")
+            .next()
+            .unwrap()
+            .trim_end_matches('?');
+        let row = index.iter().position(|c| c == cat).unwrap();
+        let (_, lo, hi) = csv_intervals(&cols)[row];
+        let want = if upper { hi } else { lo };
+        let gold = item["answer"]["value"].as_f64().unwrap();
+        assert!((gold - want).abs() < 1e-6, "{q}: gold {gold}, csv {want}");
+        bounds += 1;
+    }
+    assert!(bounds > 0, "no bound question was checked");
     // Running totals and the final total are asked, and their golds are the
     // CSV's sums (recomputed here from the printed steps).
     let mut asked = 0;
