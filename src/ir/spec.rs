@@ -29,11 +29,19 @@ pub enum ChartKind {
     PercentStackedBar,
     /// One stem from the baseline and a dot at the value per category.
     Lollipop,
+    /// Signed steps drawn as floating bars from the running total before
+    /// each step to the one after it, coloured up or down. Its panel table
+    /// adds the running total (see `spec::waterfall::waterfall_table`).
+    Waterfall,
+    /// A value per group with its interval (a bar to the value and a
+    /// whisker from the lower to the upper bound). Its panel table holds
+    /// the bounds (see `spec::error_bar::error_bar_table`).
+    ErrorBar,
 }
 
 impl ChartKind {
     /// New kinds go last so that seeded picks over earlier ones keep their order.
-    pub const ALL: [ChartKind; 14] = [
+    pub const ALL: [ChartKind; 16] = [
         ChartKind::Bar,
         ChartKind::HorizontalBar,
         ChartKind::GroupedBar,
@@ -48,6 +56,8 @@ impl ChartKind {
         ChartKind::Heatmap,
         ChartKind::PercentStackedBar,
         ChartKind::Lollipop,
+        ChartKind::Waterfall,
+        ChartKind::ErrorBar,
     ];
 
     pub fn name(self) -> &'static str {
@@ -66,6 +76,8 @@ impl ChartKind {
             ChartKind::Heatmap => "heatmap",
             ChartKind::PercentStackedBar => "percent_stacked_bar",
             ChartKind::Lollipop => "lollipop",
+            ChartKind::Waterfall => "waterfall",
+            ChartKind::ErrorBar => "error_bar",
         }
     }
 
@@ -81,7 +93,13 @@ impl ChartKind {
     /// Kinds a suite draws as originals only when its `kinds` names them:
     /// default suites keep the charts they had before these kinds existed.
     pub fn is_opt_in(self) -> bool {
-        matches!(self, ChartKind::PercentStackedBar | ChartKind::Lollipop)
+        matches!(
+            self,
+            ChartKind::PercentStackedBar
+                | ChartKind::Lollipop
+                | ChartKind::Waterfall
+                | ChartKind::ErrorBar
+        )
     }
 
     /// Series drawn on top of each other: a segment's value is its length.

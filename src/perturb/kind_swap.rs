@@ -115,6 +115,16 @@ pub fn candidates(panel: &PanelSpec) -> Vec<ChartKind> {
             out.push(ChartKind::GroupedBar);
             out.push(ChartKind::StackedBar);
         }
+        // The panel's table holds the steps and their running total: bars
+        // side by side (or lines over ordered steps) draw both, so every
+        // answer stays on the chart.
+        // Same for error bars: the values and both bounds side by side.
+        ChartKind::Waterfall | ChartKind::ErrorBar => {
+            out.push(ChartKind::GroupedBar);
+            if ordered {
+                out.push(ChartKind::Line);
+            }
+        }
         ChartKind::Scatter | ChartKind::Bubble => {}
         ChartKind::Heatmap => {
             out.push(ChartKind::GroupedBar);

@@ -405,7 +405,14 @@ fn to_fact(
 fn to_hypothetical(base: &Query, data: &PanelData, rng: &mut Xoshiro256PlusPlus) -> Option<Query> {
     // A share made 10 % larger leaves the others as they were and the stack
     // off 100 %: no reader could say what such a chart would show.
-    if data.kind == crate::ir::ChartKind::PercentStackedBar {
+    // A step scaled on a waterfall moves every running total after it; the
+    // table's totals would not follow.
+    if matches!(
+        data.kind,
+        crate::ir::ChartKind::PercentStackedBar
+            | crate::ir::ChartKind::Waterfall
+            | crate::ir::ChartKind::ErrorBar
+    ) {
         return None;
     }
     let (series, categories) = cells_of(base);

@@ -27,6 +27,31 @@ pub fn data_family_fits(family: &str, d: &PanelData) -> bool {
     if d.kind == ChartKind::PercentStackedBar && matches!(family, "sum" | "percent_change") {
         return false;
     }
+    // A waterfall's bars are steps and its running total a sum of them:
+    // values, extremes, comparisons of steps and their sum (the final
+    // total) are read from it; trends, ratios or changes between steps
+    // would treat steps as levels.
+    // An error-bar chart: its values, bounds and interval widths are read;
+    // sums or trends of means are not what such a figure is for.
+    if d.kind == ChartKind::ErrorBar {
+        return matches!(
+            family,
+            "value_at" | "argmax" | "argmin" | "max_value" | "min_value" | "difference" | "compare"
+        );
+    }
+    if d.kind == ChartKind::Waterfall {
+        return matches!(
+            family,
+            "value_at"
+                | "argmax"
+                | "argmin"
+                | "max_value"
+                | "min_value"
+                | "difference"
+                | "compare"
+                | "sum"
+        );
+    }
     match family {
         "trend" => d.ordered_index() && n >= 3,
         // Between uneven times (1951, 1956, 1957) a step's change spans
@@ -164,10 +189,44 @@ pub fn data_query(
     if n == 0 || named.is_empty() {
         return None;
     }
+    // On a waterfall only value questions ask for the running total (after
+    // a step, or the final total); every other family asks about the steps.
+    let waterfall = d.kind == ChartKind::Waterfall;
+    let named: Vec<usize> = if waterfall && family != "value_at" {
+        named
+            .into_iter()
+            .filter(|i| d.series[*i].name != crate::spec::waterfall::RUNNING_TOTAL)
+            .collect()
+    } else {
+        named
+    };
+    // On an error-bar chart value questions ask for the value or a bound,
+    // "which group" questions for the value or the widest (narrowest)
+    // interval, the rest about the value alone.
+    let error_bars = d.kind == ChartKind::ErrorBar;
+    let named: Vec<usize> = if error_bars {
+        use crate::spec::error_bar::{LOWER, UPPER, WIDTH};
+        named
+            .into_iter()
+            .filter(|i| {
+                let n = d.series[*i].name.as_str();
+                match family {
+                    "value_at" => n != WIDTH,
+                    "argmax" | "argmin" => n != LOWER && n != UPPER,
+                    _ => *i == 0,
+                }
+            })
+            .collect()
+    } else {
+        named
+    };
+    if named.is_empty() {
+        return None;
+    }
     let s = &d.series[*one(rng, &named)];
     let name = s.name.clone();
     let cat = |i: usize| d.categories[rows[i]].clone();
-    let multi = named.len() >= 2 && !d.kind.is_circular();
+    let multi = named.len() >= 2 && !d.kind.is_circular() && !waterfall && !error_bars;
     let cells = |rng: &mut Xoshiro256PlusPlus| -> Option<(CellRef, CellRef)> {
         if multi && rng.random_bool(0.4) {
             let (i, j) = two(rng, named.len());

@@ -158,6 +158,9 @@ impl Reading {
             .iter()
             .filter(|s| {
                 r.drawn <= 1
+                    // A waterfall's steps and running total are what the
+                    // kind draws: its legend names directions, not series.
+                    || matches!(p.kind, ChartKind::Waterfall | ChartKind::ErrorBar)
                     || p.legend.iter().any(|l| l.label == **s)
                     || p.direct_labels.iter().any(|l| names(&l.text, s))
                     || series_ticks.iter().any(|t| names(&t.label, s))
@@ -260,7 +263,9 @@ impl Reading {
                 },
                 None => {
                     let first = drawn.first().is_some_and(|s| *s == m.series);
-                    let k = if stacked && !first {
+                    // A waterfall step is a length between two read ends.
+                    let step = p.kind == ChartKind::Waterfall && m.kind == MarkKind::Bar;
+                    let k = if stacked && !first || step {
                         STACKED_PX_ERR
                     } else {
                         PX_ERR
@@ -275,6 +280,28 @@ impl Reading {
             };
             r.cells.insert((m.series.clone(), c.clone()), cell);
             r.order.entry(m.series.clone()).or_default().push(c.clone());
+        }
+        // An interval's width is the distance between its two caps: read
+        // within both caps' errors.
+        if p.kind == ChartKind::ErrorBar {
+            use crate::spec::error_bar::{LOWER, UPPER, WIDTH};
+            let cats = r.order.get(UPPER).cloned().unwrap_or_default();
+            for c in cats {
+                let get = |s: &str| r.cells.get(&(s.to_string(), c.clone())).copied();
+                if let (Some(lo), Some(hi)) = (get(LOWER), get(UPPER)) {
+                    let cell = Cell {
+                        value: hi.value - lo.value,
+                        err: hi.err + lo.err,
+                        px: hi.px.max(lo.px),
+                        printed: None,
+                    };
+                    r.cells.insert((WIDTH.to_string(), c.clone()), cell);
+                    r.order.entry(WIDTH.to_string()).or_default().push(c);
+                }
+            }
+            if r.order.contains_key(WIDTH) {
+                r.series.insert(WIDTH.to_string());
+            }
         }
         Some(r)
     }

@@ -276,6 +276,19 @@ impl<'a> Sight<'a> {
         if self.x_series_is(name) {
             return Ok(());
         }
+        // A waterfall draws one series of steps and the running total its
+        // bars' ends trace; its legend names directions (start, increase,
+        // decrease), so both are known from the kind of chart.
+        // So does an error-bar chart: its value, the caps of its bounds and
+        // the width between them.
+        if matches!(p.kind, ChartKind::Waterfall | ChartKind::ErrorBar) {
+            let width = p.kind == ChartKind::ErrorBar && name == crate::spec::error_bar::WIDTH;
+            return if width || self.drawn.iter().any(|s| s == name) {
+                Ok(())
+            } else {
+                Err(Stop::Absent(format!("no series named {name:?}")))
+            };
+        }
         if p.kind.is_circular() || self.drawn.len() == 1 {
             if self.drawn.iter().any(|s| s == name) || p.kind.is_circular() {
                 return Ok(());
@@ -425,7 +438,13 @@ impl<'a> Sight<'a> {
     }
 
     fn read_cell(&self, series: &str, slot: &str) -> Result<Interval, Stop> {
+        use crate::spec::error_bar::{LOWER, UPPER, WIDTH};
         let v = match &self.x_axis {
+            // The distance between an interval's caps.
+            _ if self.panel.kind == ChartKind::ErrorBar && series == WIDTH => {
+                self.read_mark(self.mark(UPPER, slot)?)?
+                    - self.read_mark(self.mark(LOWER, slot)?)?
+            }
             Some((axis, _)) if self.x_series_is(series) => {
                 let m = self.mark(&self.drawn[0], slot)?;
                 axis.read(f64::from(m.bbox.center().0), self.view)
@@ -499,6 +518,15 @@ impl<'a> Sight<'a> {
                 };
                 // `a` is the edge of larger values, `b` the other.
                 let positive = a.mid() + b.mid() >= 0.0;
+                if self.panel.kind == ChartKind::Waterfall {
+                    // A rise starts where the total before it ended (its
+                    // bottom on the previous bar's end), a fall at its top.
+                    let rise = match self.level_before(m) {
+                        Some(y) => (y - y1).abs() <= (y - y0).abs(),
+                        None => positive,
+                    };
+                    return Ok(if rise { a - b } else { b - a });
+                }
                 if matches!(
                     self.panel.kind,
                     ChartKind::StackedBar | ChartKind::PercentStackedBar
@@ -529,6 +557,19 @@ impl<'a> Sight<'a> {
             }
             MarkKind::Cell => self.read_colour(m),
         }
+    }
+
+    /// The pixel level a waterfall bar starts from: the end of the bar
+    /// before it (the running total's level there); None for the first bar.
+    fn level_before(&self, m: &Mark) -> Option<f64> {
+        let slot = m.category.as_ref()?;
+        let i = self.slots.iter().position(|s| s == slot)?;
+        let prev = self.slots.get(i.checked_sub(1)?)?;
+        self.panel
+            .marks
+            .iter()
+            .find(|o| o.kind == MarkKind::LinePoint && o.category.as_ref() == Some(prev))
+            .map(|o| f64::from(o.bbox.center().1))
     }
 
     /// The point of the series stacked just under `m` at the same category.

@@ -128,8 +128,39 @@ pub fn base_slots(query: &Query, spec: &ChartSpec) -> Option<(String, Slots)> {
             // A percent stack draws shares: its value question asks for one.
             if panel.kind == crate::ir::ChartKind::PercentStackedBar {
                 "value_at_share".into()
+            } else if panel.kind == crate::ir::ChartKind::Waterfall
+                && series == crate::spec::waterfall::RUNNING_TOTAL
+            {
+                // A waterfall's running total is asked as such; after the
+                // last step it is the chart's final total.
+                let last = panel.table.category_labels().last() == Some(category);
+                if last {
+                    "final_total".into()
+                } else {
+                    "running_total_at".into()
+                }
+            } else if panel.kind == crate::ir::ChartKind::ErrorBar
+                && series == crate::spec::error_bar::UPPER
+            {
+                // An error bar's ends are asked as its bounds.
+                "upper_bound_at".into()
+            } else if panel.kind == crate::ir::ChartKind::ErrorBar
+                && series == crate::spec::error_bar::LOWER
+            {
+                "lower_bound_at".into()
             } else {
                 "value_at".into()
+            }
+        }
+        Query::Argmax { series, .. } | Query::Argmin { series, .. }
+            if panel.kind == crate::ir::ChartKind::ErrorBar
+                && series.as_deref() == Some(crate::spec::error_bar::WIDTH) =>
+        {
+            // The interval's width is asked as the widest (narrowest) interval.
+            if matches!(query, Query::Argmax { .. }) {
+                "widest_interval".into()
+            } else {
+                "narrowest_interval".into()
             }
         }
         Query::Argmax { series, .. }

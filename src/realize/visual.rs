@@ -211,7 +211,12 @@ pub fn substitute(
     }
     // A heatmap's series and categories have no colour or mark of their
     // own to point at: only their printed names tell them apart.
-    if p.kind == ChartKind::Heatmap {
+    // Nor do a waterfall's: its colours tell rises from falls, not series,
+    // and "the third bar" of a bridge is better named by its step.
+    if matches!(
+        p.kind,
+        ChartKind::Heatmap | ChartKind::Waterfall | ChartKind::ErrorBar
+    ) {
         return Outcome::Cannot;
     }
     let mut refs: BTreeMap<String, (String, String)> = BTreeMap::new();

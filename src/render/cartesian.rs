@@ -270,6 +270,18 @@ fn draw_once(
     } else {
         Vec::new()
     };
+    // A waterfall's colours say which way each step goes, not which series.
+    let waterfall = kind == ChartKind::Waterfall;
+    // An error-bar chart draws one series: its bounds are whiskers, not
+    // series of their own.
+    let error_bars = kind == ChartKind::ErrorBar;
+    let legend_items = if waterfall {
+        super::waterfall::legend_items(st)
+    } else if error_bars {
+        Vec::new()
+    } else {
+        legend_items
+    };
     let placement = match forced.unwrap_or(st.legend) {
         _ if legend_items.is_empty() => LegendPlacement::None,
         p if forced.is_some() => p,
@@ -428,6 +440,31 @@ fn draw_once(
             }
             vlo = vlo.min(neg).min(pos);
             vhi = vhi.max(pos).max(neg);
+        }
+    } else if error_bars {
+        // Whiskers reach the bounds; bars grow from the baseline.
+        for s in series.iter().skip(1).take(2) {
+            for v in s.values.iter().flatten() {
+                vlo = vlo.min(*v);
+                vhi = vhi.max(*v);
+            }
+        }
+        for v in series[0].values.iter().flatten() {
+            vlo = vlo.min(*v);
+            vhi = vhi.max(*v);
+        }
+    } else if waterfall {
+        // Every bar runs between two running totals (the first from zero).
+        for v in series
+            .get(1)
+            .map(|s| s.values.as_slice())
+            .unwrap_or_default()
+            .iter()
+            .flatten()
+            .chain([&0.0])
+        {
+            vlo = vlo.min(*v);
+            vhi = vhi.max(*v);
         }
     } else {
         for s in &drawn_series {
@@ -1002,6 +1039,175 @@ fn draw_once(
                         label_jobs.push((idx, text, cands));
                     }
                 }
+            }
+        }
+        ChartKind::ErrorBar => {
+            let group = slot * st.bar_width;
+            let value = &series[0];
+            let whisker = super::error_bar::whisker_color(st);
+            for (r, cat) in cats.iter().enumerate() {
+                let (Some(v), Some(lo), Some(hi)) = (
+                    value.values[r],
+                    series.get(1).and_then(|s| s.values[r]),
+                    series.get(2).and_then(|s| s.values[r]),
+                ) else {
+                    continue;
+                };
+                let c0 = cat_center(r) - group / 2.0;
+                let cx = cat_center(r);
+                let (pa, pb) = (base_px, vpix(v));
+                let bbox = BBox {
+                    x: c0,
+                    y: pa.min(pb),
+                    w: group,
+                    h: (pb - pa).abs(),
+                };
+                let color = value.color.clone();
+                canvas.fill_rect(bbox.x, bbox.y, bbox.right(), bbox.bottom(), &color.hex, 1.0);
+                let (plo, phi) = (vpix(lo), vpix(hi));
+                let cap = super::error_bar::cap_width(group);
+                let over = contrast_text(&color.hex);
+                super::error_bar::draw_whisker(
+                    canvas,
+                    cx,
+                    (plo, phi),
+                    cap,
+                    (bbox.y, bbox.bottom()),
+                    over,
+                    &whisker.hex,
+                );
+                let idx = scene.marks.len();
+                scene.marks.push(Mark {
+                    kind: MarkKind::Bar,
+                    series: value.name.clone(),
+                    category: Some(cat.clone()),
+                    value: v,
+                    x_value: None,
+                    size_value: None,
+                    color,
+                    bbox,
+                    sweep_deg: None,
+                    label: None,
+                });
+                // Each bound: the cap drawn at its level.
+                for (s, bound, py) in [(&series[1], lo, plo), (&series[2], hi, phi)] {
+                    scene.marks.push(Mark {
+                        kind: MarkKind::LinePoint,
+                        series: s.name.clone(),
+                        category: Some(cat.clone()),
+                        value: bound,
+                        x_value: None,
+                        size_value: None,
+                        color: whisker.clone(),
+                        bbox: BBox {
+                            x: cx - cap / 2.0,
+                            y: py - 1.0,
+                            w: cap,
+                            h: 2.0,
+                        },
+                        sweep_deg: None,
+                        label: None,
+                    });
+                }
+                if st.data_labels {
+                    let text = value_label(v, st, value);
+                    let inside = contrast_text(&scene.marks[idx].color.hex).to_string();
+                    // Inside the bar's top, clear of the whisker's line.
+                    let x = c0 + 3.0;
+                    let cands = if v >= 0.0 {
+                        vec![
+                            (x, bbox.y + 3.0, Align::Left, inside.clone()),
+                            (cx, bbox.bottom() - vls - 3.0, Align::Center, inside),
+                        ]
+                    } else {
+                        vec![(x, bbox.bottom() - vls - 3.0, Align::Left, inside)]
+                    };
+                    label_jobs.push((idx, text, cands));
+                }
+            }
+        }
+        ChartKind::Waterfall => {
+            let group = slot * st.bar_width;
+            let steps = &series[0];
+            let totals = series.get(1).map_or(&[][..], |s| s.values.as_slice());
+            let colors = super::waterfall::colors(st);
+            let connector = super::waterfall::connector_color(st);
+            let mut before = 0.0f64;
+            let mut prev_end: Option<(f32, f32)> = None;
+            for (r, cat) in cats.iter().enumerate() {
+                let (Some(v), Some(after)) = (steps.values[r], totals.get(r).copied().flatten())
+                else {
+                    continue;
+                };
+                let c0 = cat_center(r) - group / 2.0;
+                let c1 = c0 + group;
+                let (pa, pb) = (vpix(before), vpix(after));
+                let bbox = BBox {
+                    x: c0,
+                    y: pa.min(pb),
+                    w: c1 - c0,
+                    h: (pb - pa).abs(),
+                };
+                // The dashed connector carries the level from one bar's end
+                // to the next bar's start: the running total read across.
+                if let Some((x, y)) = prev_end {
+                    canvas.line(&[(x, y), (c0, y)], &connector.hex, 1.0, Some("3 2"));
+                }
+                let color = super::waterfall::step_color(&colors, r, v).clone();
+                canvas.fill_rect(bbox.x, bbox.y, bbox.right(), bbox.bottom(), &color.hex, 1.0);
+                let idx = scene.marks.len();
+                scene.marks.push(Mark {
+                    kind: MarkKind::Bar,
+                    series: steps.name.clone(),
+                    category: Some(cat.clone()),
+                    value: v,
+                    x_value: None,
+                    size_value: None,
+                    color,
+                    bbox,
+                    sweep_deg: None,
+                    label: None,
+                });
+                // The running total after the step: the level of the bar's
+                // end, recorded as a point on that level across the bar.
+                scene.marks.push(Mark {
+                    kind: MarkKind::LinePoint,
+                    series: super::super::spec::waterfall::RUNNING_TOTAL.to_string(),
+                    category: Some(cat.clone()),
+                    value: after,
+                    x_value: None,
+                    size_value: None,
+                    color: connector.clone(),
+                    bbox: BBox {
+                        x: c0,
+                        y: pb - 1.0,
+                        w: c1 - c0,
+                        h: 2.0,
+                    },
+                    sweep_deg: None,
+                    label: None,
+                });
+                prev_end = Some((c1, pb));
+                if st.data_labels {
+                    let text = super::waterfall::step_label(r, value_label(v, st, steps));
+                    let cx = (c0 + c1) / 2.0;
+                    let up = after >= before;
+                    let c = &st.text_color;
+                    let inside = contrast_text(&scene.marks[idx].color.hex).to_string();
+                    let cands = if up {
+                        vec![
+                            (cx, bbox.y - vls - 3.0, Align::Center, c.clone()),
+                            (cx, bbox.y + 3.0, Align::Center, inside),
+                        ]
+                    } else {
+                        vec![
+                            (cx, bbox.bottom() + 3.0, Align::Center, c.clone()),
+                            (cx, bbox.bottom() - vls - 3.0, Align::Center, inside),
+                        ]
+                    };
+                    label_jobs.push((idx, text, cands));
+                }
+                before = after;
             }
         }
         ChartKind::Line | ChartKind::Area | ChartKind::StackedArea => {

@@ -9,6 +9,7 @@ mod canvas;
 mod cartesian;
 pub mod colormap;
 mod common;
+mod error_bar;
 pub mod fonts;
 
 mod heatmap;
@@ -17,6 +18,7 @@ mod lollipop;
 mod pie;
 mod text;
 mod time_axis;
+mod waterfall;
 pub use time_axis::uneven_time_steps;
 
 use std::sync::Arc;

@@ -6,9 +6,11 @@
 
 pub mod annotation;
 pub mod dates;
+pub mod error_bar;
 pub mod format;
 pub mod multiples;
 mod themes;
+pub mod waterfall;
 
 use serde_json::Value;
 
@@ -402,7 +404,7 @@ static PER_POPULATION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::
     .expect("per-population regex")
 });
 
-fn mentions_non_additive(text: &str) -> bool {
+pub(crate) fn mentions_non_additive(text: &str) -> bool {
     let text = text.to_lowercase();
     if PER_POPULATION.is_match(&text) {
         return true;
@@ -572,6 +574,12 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
     }
     if kinds.contains(&Bar) {
         kinds.push(Lollipop);
+    }
+    if waterfall::suits_waterfall(table) {
+        kinds.push(Waterfall);
+    }
+    if error_bar::suits_error_bar(table) {
+        kinds.push(ErrorBar);
     }
     kinds
 }
@@ -768,6 +776,30 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
             }
             s
         }
+        ChartKind::Waterfall => {
+            if !waterfall::suits_waterfall(table) {
+                return Err(unsuitable(format!(
+                    "a waterfall needs one complete, additive series of {}-{} steps that rises and falls",
+                    waterfall::MIN_STEPS,
+                    waterfall::MAX_STEPS
+                )));
+            }
+            vec![take(1).remove(0), waterfall::RUNNING_TOTAL.to_string()]
+        }
+        ChartKind::ErrorBar => {
+            let iv = error_bar::intervals(table).ok_or_else(|| {
+                unsuitable(format!(
+                    "error bars need a value with lower/upper or error columns over 2-{} groups, every interval around its value",
+                    error_bar::MAX_GROUPS
+                ))
+            })?;
+            vec![
+                iv.value,
+                error_bar::LOWER.to_string(),
+                error_bar::UPPER.to_string(),
+                error_bar::WIDTH.to_string(),
+            ]
+        }
         ChartKind::GroupedBar | ChartKind::Line | ChartKind::HorizontalBar => {
             // One value axis: only series commensurable with the first share it.
             numeric
@@ -849,12 +881,28 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
             let names: Vec<&str> = series.iter().map(String::as_str).collect();
             shares_table(table, &names).ok_or_else(|| err("shares vanished"))?
         }
+        // The running total is part of what a waterfall shows: questions
+        // about it are answered from the same table as the steps.
+        ChartKind::Waterfall => {
+            waterfall::waterfall_table(table).ok_or_else(|| err("steps vanished"))?
+        }
+        // The bounds and widths are what an error-bar chart shows.
+        ChartKind::ErrorBar => {
+            error_bar::error_bar_table(table).ok_or_else(|| err("intervals vanished"))?
+        }
         _ => table.clone(),
     };
-    let y_label = if kind == ChartKind::PercentStackedBar {
-        Some(SHARE_AXIS_LABEL.to_string())
-    } else {
-        y_label
+    let y_label = match kind {
+        ChartKind::PercentStackedBar => Some(SHARE_AXIS_LABEL.to_string()),
+        // The steps and their running total share the value axis: it is
+        // named after the steps' measure.
+        ChartKind::Waterfall => y_label.or_else(|| Some(series[0].clone())),
+        ChartKind::ErrorBar => meta
+            .y_label
+            .clone()
+            .filter(|l| !l.trim().is_empty())
+            .or_else(|| Some(series[0].clone())),
+        _ => y_label,
     };
     Ok(PanelSpec {
         kind,
@@ -1216,7 +1264,15 @@ fn other_kind_panels(
     suitable_kinds(table)
         .into_iter()
         .filter(|k| !except.contains(k))
-        .filter(|k| !matches!(k, ChartKind::Lollipop | ChartKind::PercentStackedBar))
+        .filter(|k| {
+            !matches!(
+                k,
+                ChartKind::Lollipop
+                    | ChartKind::PercentStackedBar
+                    | ChartKind::Waterfall
+                    | ChartKind::ErrorBar
+            )
+        })
         .filter_map(|k| panel(table, k, style).ok())
         .take(max)
         .collect()
@@ -1319,6 +1375,8 @@ fn kind_title(kind: ChartKind) -> &'static str {
         ChartKind::StackedBar | ChartKind::StackedArea => "Stacked totals",
         ChartKind::PercentStackedBar => "Shares of each total",
         ChartKind::Lollipop => "By category (dots)",
+        ChartKind::Waterfall => "Step by step",
+        ChartKind::ErrorBar => "With intervals",
         ChartKind::Line => "Trend",
         ChartKind::Area => "Trend (area)",
         ChartKind::Pie | ChartKind::Donut => "Shares",

@@ -443,6 +443,8 @@ impl Env<'_> {
             | ChartKind::HorizontalBar
             | ChartKind::GroupedBar
             | ChartKind::Lollipop
+            | ChartKind::Waterfall
+            | ChartKind::ErrorBar
             | ChartKind::PercentStackedBar => true,
             ChartKind::Line => series == 1,
             _ => false,

@@ -23,6 +23,8 @@ pub fn generate(kind: SynthKind, rng: &mut SynthRng) -> Table {
         SynthKind::Shares => pie(rng),
         SynthKind::Scatter => scatter(rng, false),
         SynthKind::Bubble => scatter(rng, true),
+        SynthKind::Waterfall => super::waterfall::waterfall(rng),
+        SynthKind::ErrorBar => super::error_bar::error_bar(rng),
     }
 }
 

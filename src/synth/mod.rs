@@ -5,10 +5,12 @@
 //! Every table draws from its own generator, seeded from (seed, kind, index),
 //! so table `i` is the same whether 5 or 500 tables are generated.
 
+mod error_bar;
 mod kinds;
 mod measures;
 mod names;
 mod values;
+mod waterfall;
 
 pub use values::round_to;
 
@@ -38,6 +40,12 @@ pub enum SynthKind {
     Scatter,
     /// Two numeric columns and a size column (bubble).
     Bubble,
+    /// A start value and signed steps (waterfall). Made only when asked
+    /// for: it is not in [`SynthKind::ALL`]'s rotation, so unkinded runs
+    /// keep their tables.
+    Waterfall,
+    /// A mean per group with its interval (error bars), also on request only.
+    ErrorBar,
 }
 
 impl SynthKind {
@@ -64,15 +72,27 @@ impl SynthKind {
             SynthKind::Shares => "shares",
             SynthKind::Scatter => "scatter",
             SynthKind::Bubble => "bubble",
+            SynthKind::Waterfall => "waterfall",
+            SynthKind::ErrorBar => "error_bar",
         }
     }
 
+    /// Shapes made only on request, after the rotation's.
+    pub const ON_REQUEST: [SynthKind; 2] = [SynthKind::Waterfall, SynthKind::ErrorBar];
+
     pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.name() == name)
+        Self::ALL
+            .into_iter()
+            .chain(Self::ON_REQUEST)
+            .find(|k| k.name() == name)
     }
 
     pub fn names() -> Vec<&'static str> {
-        Self::ALL.iter().map(|k| k.name()).collect()
+        Self::ALL
+            .iter()
+            .chain(&Self::ON_REQUEST)
+            .map(|k| k.name())
+            .collect()
     }
 }
 

@@ -73,6 +73,7 @@ fn every_kind_has_its_shape() {
                 }
                 SynthKind::Scatter => assert_eq!(k, 2),
                 SynthKind::Bubble => assert_eq!(k, 3),
+                SynthKind::Waterfall | SynthKind::ErrorBar => unreachable!("made only on request"),
             }
             assert_eq!(
                 t.index.ctype == ColumnType::Text,
@@ -151,5 +152,33 @@ fn some_tables_carry_a_subtitle_or_a_note_without_numbers() {
         if let Some(note) = &t.meta.footnote {
             assert!(!note.chars().any(|c| c.is_ascii_digit()), "{note}");
         }
+    }
+}
+
+#[test]
+fn waterfall_tables_suit_a_waterfall() {
+    for seed in 0..40 {
+        let t = synth_table(seed, 0, SynthKind::Waterfall);
+        assert!(
+            crate::spec::suitable_kinds(&t).contains(&crate::ir::ChartKind::Waterfall),
+            "{seed}: {t:?}"
+        );
+    }
+    // Made only on request: the rotation is unchanged.
+    assert!(!SynthKind::ALL.contains(&SynthKind::Waterfall));
+    assert_eq!(
+        SynthKind::from_name("waterfall"),
+        Some(SynthKind::Waterfall)
+    );
+}
+
+#[test]
+fn error_bar_tables_suit_error_bars() {
+    for seed in 0..40 {
+        let t = synth_table(seed, 0, SynthKind::ErrorBar);
+        assert!(
+            crate::spec::suitable_kinds(&t).contains(&crate::ir::ChartKind::ErrorBar),
+            "{seed}: {t:?}"
+        );
     }
 }

@@ -1,0 +1,215 @@
+//! Error-bar charts: which tables hold a value with its interval, and the
+//! table an error-bar panel draws (value, lower and upper bound, and the
+//! interval's width that "widest interval" questions ask about).
+//!
+//! Columns are recognised by the words of their headers (split at anything
+//! that is not a letter or digit, case-insensitive):
+//! - lower bound: `lower`, `low`, `lo`, `lcl`, `lb` (`ci_low`, `Lower 95% CI`);
+//! - upper bound: `upper`, `high`, `hi`, `ucl`, `ub` (`ci_high`, `Upper`);
+//! - a symmetric error (the interval is value ± error): `error`, `err`,
+//!   `se`, `sem`, `sd`, `std`, `stderr`, `stdev`, `margin`, `moe`, `ci`, or a
+//!   header containing `±`;
+//! - the value: the first other numeric column (`mean`, `value`, …).
+//!
+//! A table suits when it has the value and either both bounds or one error
+//! column, 2–12 complete rows, every bound around its value and every error
+//! non-negative.
+
+use crate::ir::{Cell, Column, ColumnType, Table};
+
+/// Names of the series an error-bar panel draws besides the value.
+pub const LOWER: &str = "Lower bound";
+pub const UPPER: &str = "Upper bound";
+/// The interval's width (upper − lower), asked about but drawn only as the
+/// distance between the bounds.
+pub const WIDTH: &str = "Interval width";
+
+pub const MAX_GROUPS: usize = 12;
+
+fn words(name: &str) -> Vec<String> {
+    name.to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+fn has_word(name: &str, set: &[&str]) -> bool {
+    words(name).iter().any(|w| set.contains(&w.as_str()))
+}
+
+fn is_lower(name: &str) -> bool {
+    has_word(name, &["lower", "low", "lo", "lcl", "lb"])
+}
+
+fn is_upper(name: &str) -> bool {
+    has_word(name, &["upper", "high", "hi", "ucl", "ub"])
+}
+
+fn is_error(name: &str) -> bool {
+    name.contains('±')
+        || has_word(
+            name,
+            &[
+                "error", "err", "se", "sem", "sd", "std", "stderr", "stdev", "margin", "moe", "ci",
+            ],
+        )
+}
+
+/// The value, lower and upper bound of each row, when the table holds a
+/// value with its interval.
+pub struct Intervals {
+    pub value: String,
+    pub rows: Vec<(f64, f64, f64)>,
+}
+
+pub fn intervals(table: &Table) -> Option<Intervals> {
+    let numeric = super::numeric_series(table);
+    let n = table.n_rows();
+    if !(2..=MAX_GROUPS).contains(&n) {
+        return None;
+    }
+    let lower: Vec<&str> = numeric
+        .iter()
+        .copied()
+        .filter(|s| is_lower(s) && !is_upper(s))
+        .collect();
+    let upper: Vec<&str> = numeric
+        .iter()
+        .copied()
+        .filter(|s| is_upper(s) && !is_lower(s))
+        .collect();
+    let error: Vec<&str> = numeric
+        .iter()
+        .copied()
+        .filter(|s| is_error(s) && !is_lower(s) && !is_upper(s))
+        .collect();
+    let value = numeric
+        .iter()
+        .copied()
+        .find(|s| !is_lower(s) && !is_upper(s) && !is_error(s))?;
+    let cells = |name: &str| -> Option<Vec<f64>> {
+        table
+            .series(name)?
+            .cells
+            .iter()
+            .map(|c| c.as_f64().filter(|v| v.is_finite()))
+            .collect()
+    };
+    let values = cells(value)?;
+    let rows: Vec<(f64, f64, f64)> = match (lower.as_slice(), upper.as_slice(), error.as_slice()) {
+        ([lo], [hi], _) => {
+            let (lo, hi) = (cells(lo)?, cells(hi)?);
+            (0..n).map(|r| (values[r], lo[r], hi[r])).collect()
+        }
+        ([], [], [e]) => {
+            let e = cells(e)?;
+            if e.iter().any(|x| *x < 0.0) {
+                return None;
+            }
+            (0..n)
+                .map(|r| (values[r], values[r] - e[r], values[r] + e[r]))
+                .collect()
+        }
+        _ => return None,
+    };
+    let around = rows.iter().all(|(v, lo, hi)| lo <= v && v <= hi);
+    // An interval of nothing but points is not an error-bar chart.
+    let some_width = rows.iter().any(|(_, lo, hi)| hi > lo);
+    (around && some_width).then(|| Intervals {
+        value: value.to_string(),
+        rows,
+    })
+}
+
+pub fn suits_error_bar(table: &Table) -> bool {
+    intervals(table).is_some()
+}
+
+/// `table` with the value column, its [`LOWER`] and [`UPPER`] bounds and
+/// their [`WIDTH`], printed like the value (one more decimal where a ± error
+/// has more).
+pub fn error_bar_table(table: &Table) -> Option<Table> {
+    let iv = intervals(table)?;
+    let col = table.series(&iv.value)?.clone();
+    let decimals = table
+        .series
+        .iter()
+        .map(|c| c.format.decimals)
+        .max()
+        .unwrap_or(col.format.decimals)
+        .min(6);
+    let scale = 10f64.powi(i32::from(decimals));
+    let round = |v: f64| (v * scale).round() / scale;
+    let format = crate::ir::NumberFormat {
+        decimals,
+        ..col.format.clone()
+    };
+    let derived = |name: &str, values: Vec<f64>| Column {
+        name: name.into(),
+        ctype: ColumnType::Number,
+        format: format.clone(),
+        cells: values.into_iter().map(|v| Cell::Number(round(v))).collect(),
+    };
+    let lower: Vec<f64> = iv.rows.iter().map(|r| round(r.1)).collect();
+    let upper: Vec<f64> = iv.rows.iter().map(|r| round(r.2)).collect();
+    let width: Vec<f64> = lower.iter().zip(&upper).map(|(l, u)| u - l).collect();
+    let mut out = table.clone();
+    let unit = out.meta.units.get(&iv.value).cloned();
+    out.series = vec![
+        col,
+        derived(LOWER, lower),
+        derived(UPPER, upper),
+        derived(WIDTH, width),
+    ];
+    if let Some(u) = unit {
+        for s in [LOWER, UPPER, WIDTH] {
+            out.meta.units.insert(s.into(), u.clone());
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(csv: &str) -> Table {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.csv");
+        std::fs::write(&path, csv).unwrap();
+        crate::table::load_table(&path).unwrap()
+    }
+
+    #[test]
+    fn bounds_or_a_symmetric_error_are_recognised() {
+        let t = table("Group,Mean,ci_low,ci_high\nA,5.2,4.1,6.3\nB,6.0,5.5,6.4\n");
+        let iv = intervals(&t).unwrap();
+        assert_eq!(iv.value, "Mean");
+        assert_eq!(iv.rows[1], (6.0, 5.5, 6.4));
+        let t = table("Group,Mean score,SE\nA,5.2,0.4\nB,6.0,0.25\n");
+        let w = error_bar_table(&t).unwrap();
+        let up: Vec<f64> = w
+            .series(UPPER)
+            .unwrap()
+            .values()
+            .into_iter()
+            .flatten()
+            .collect();
+        assert_eq!(up, vec![5.6, 6.25]);
+        let width: Vec<f64> = w
+            .series(WIDTH)
+            .unwrap()
+            .values()
+            .into_iter()
+            .flatten()
+            .collect();
+        assert_eq!(width, vec![0.8, 0.5]);
+        // Bounds that do not hold their value, or no interval at all.
+        assert!(!suits_error_bar(&table(
+            "G,Mean,lower,upper\nA,5,6,7\nB,6,5,7\n"
+        )));
+        assert!(!suits_error_bar(&table("G,Mean,Count\nA,5,6\nB,6,5\n")));
+        assert!(!suits_error_bar(&table("G,Mean,SD\nA,5,-1\nB,6,1\n")));
+    }
+}
