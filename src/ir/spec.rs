@@ -29,11 +29,22 @@ pub enum ChartKind {
     PercentStackedBar,
     /// One stem from the baseline and a dot at the value per category.
     Lollipop,
+    /// Bars over adjoining bins of one group's raw observations: each bar's
+    /// height is the number of observations in its bin. Its panel table is
+    /// the bins table (see `spec::stat`).
+    Histogram,
+    /// One box per group of raw observations: quartiles, median, Tukey
+    /// whiskers and outliers (see `spec::stat` for the quartile method).
+    /// Its panel table holds each group's median.
+    BoxPlot,
+    /// One mirrored density outline per group with its quartile bar and
+    /// median mark; the panel table holds each group's median, as for boxes.
+    Violin,
 }
 
 impl ChartKind {
     /// New kinds go last so that seeded picks over earlier ones keep their order.
-    pub const ALL: [ChartKind; 14] = [
+    pub const ALL: [ChartKind; 17] = [
         ChartKind::Bar,
         ChartKind::HorizontalBar,
         ChartKind::GroupedBar,
@@ -48,6 +59,9 @@ impl ChartKind {
         ChartKind::Heatmap,
         ChartKind::PercentStackedBar,
         ChartKind::Lollipop,
+        ChartKind::Histogram,
+        ChartKind::BoxPlot,
+        ChartKind::Violin,
     ];
 
     pub fn name(self) -> &'static str {
@@ -66,6 +80,9 @@ impl ChartKind {
             ChartKind::Heatmap => "heatmap",
             ChartKind::PercentStackedBar => "percent_stacked_bar",
             ChartKind::Lollipop => "lollipop",
+            ChartKind::Histogram => "histogram",
+            ChartKind::BoxPlot => "box",
+            ChartKind::Violin => "violin",
         }
     }
 
@@ -81,7 +98,23 @@ impl ChartKind {
     /// Kinds a suite draws as originals only when its `kinds` names them:
     /// default suites keep the charts they had before these kinds existed.
     pub fn is_opt_in(self) -> bool {
-        matches!(self, ChartKind::PercentStackedBar | ChartKind::Lollipop)
+        matches!(
+            self,
+            ChartKind::PercentStackedBar
+                | ChartKind::Lollipop
+                | ChartKind::Histogram
+                | ChartKind::BoxPlot
+                | ChartKind::Violin
+        )
+    }
+
+    /// Kinds drawn from raw observations (a panel's `samples`), whose panel
+    /// table is a summary of them.
+    pub fn is_statistical(self) -> bool {
+        matches!(
+            self,
+            ChartKind::Histogram | ChartKind::BoxPlot | ChartKind::Violin
+        )
     }
 
     /// Series drawn on top of each other: a segment's value is its length.
@@ -439,6 +472,11 @@ pub struct PanelSpec {
     /// on a cartesian panel; None draws none (and keeps older specs' ids).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotation: Option<Annotation>,
+    /// The raw observations a statistical kind (histogram, box, violin)
+    /// summarizes, one column per group; `table` is then the summary that
+    /// questions ask about. None for every other kind (and older specs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub samples: Option<Table>,
 }
 
 /// What an annotation marks, as news, report and paper figures mark it.

@@ -116,6 +116,11 @@ pub fn candidates(panel: &PanelSpec) -> Vec<ChartKind> {
             out.push(ChartKind::StackedBar);
         }
         ChartKind::Scatter | ChartKind::Bubble => {}
+        // Boxes and violins draw the same groups on the same value axis
+        // from the same observations: every median stays where it was.
+        ChartKind::BoxPlot if panel.samples.is_some() => out.push(ChartKind::Violin),
+        ChartKind::Violin => out.push(ChartKind::BoxPlot),
+        ChartKind::BoxPlot | ChartKind::Histogram => {}
         ChartKind::Heatmap => {
             out.push(ChartKind::GroupedBar);
             if ordered {

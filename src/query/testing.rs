@@ -82,6 +82,7 @@ pub fn panel(table: &Table, kind: ChartKind) -> PanelSpec {
         y_label: table.meta.y_label.clone(),
         style: Style::default(),
         annotation: None,
+        samples: None,
     }
 }
 
@@ -319,6 +320,7 @@ fn panel_scene(index: usize, row: u32, col: u32, area: BBox, p: &PanelSpec) -> P
         direct_labels: Vec::new(),
         annotation: None,
         heatmap: None,
+        stat: None,
     }
 }
 

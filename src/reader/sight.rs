@@ -523,7 +523,8 @@ impl<'a> Sight<'a> {
                     None => Ok(top),
                 }
             }
-            MarkKind::ScatterPoint => {
+            // A median line (or a violin's median dot) read at its centre.
+            MarkKind::ScatterPoint | MarkKind::Median => {
                 let (_, cy) = b.center();
                 Ok(self.axis()?.read(f64::from(cy), self.view))
             }

@@ -7,6 +7,7 @@
 pub mod annotation;
 pub mod dates;
 pub mod format;
+pub mod stat;
 mod themes;
 
 use serde_json::Value;
@@ -495,6 +496,10 @@ pub fn is_stackable(table: &Table, series: &[&str]) -> bool {
 /// The chart kinds that suit a table, best first.
 pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
     use ChartKind::*;
+    // Raw observations are distributions: bars of numbered rows say nothing.
+    if stat::is_samples(table) {
+        return stat::suitable(table);
+    }
     let series = numeric_series(table);
     if series.is_empty() || table.n_rows() == 0 {
         return Vec::new();
@@ -572,6 +577,8 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
     if kinds.contains(&Bar) {
         kinds.push(Lollipop);
     }
+    // A five-number summary per group also draws as box plots.
+    kinds.extend(stat::suitable(table));
     kinds
 }
 
@@ -681,6 +688,9 @@ pub const SHARE_AXIS_LABEL: &str = "Share of total (%)";
 
 /// One panel drawing `table` as `kind`, with the columns that kind uses.
 pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec, SpecError> {
+    if kind.is_statistical() {
+        return stat::panel(table, kind, style);
+    }
     validate_style(style)?;
     let err = |message: &str| SpecError::Table {
         table: table.id.clone(),
@@ -766,6 +776,9 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
                 ));
             }
             s
+        }
+        ChartKind::Histogram | ChartKind::BoxPlot | ChartKind::Violin => {
+            unreachable!("statistical panels are built by spec::stat")
         }
         ChartKind::GroupedBar | ChartKind::Line | ChartKind::HorizontalBar => {
             // One value axis: only series commensurable with the first share it.
@@ -864,6 +877,7 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
         y_label,
         style: style.clone(),
         annotation: None,
+        samples: None,
     })
 }
 
@@ -1312,6 +1326,8 @@ fn kind_title(kind: ChartKind) -> &'static str {
         ChartKind::Scatter => "Relationship",
         ChartKind::Bubble => "Relationship and size",
         ChartKind::Heatmap => "Grid of values",
+        ChartKind::Histogram => "Distribution",
+        ChartKind::BoxPlot | ChartKind::Violin => "Distributions by group",
     }
 }
 

@@ -38,6 +38,10 @@ pub enum SynthKind {
     Scatter,
     /// Two numeric columns and a size column (bubble).
     Bubble,
+    /// Raw observations of a few groups (histogram, box, violin). Not in
+    /// the default rotation ([`SynthKind::ALL`]), so tables synthesized
+    /// without a kind stay as they were; ask for it by name.
+    Samples,
 }
 
 impl SynthKind {
@@ -64,15 +68,23 @@ impl SynthKind {
             SynthKind::Shares => "shares",
             SynthKind::Scatter => "scatter",
             SynthKind::Bubble => "bubble",
+            SynthKind::Samples => "samples",
         }
     }
 
     pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.name() == name)
+        Self::ALL
+            .into_iter()
+            .chain([SynthKind::Samples])
+            .find(|k| k.name() == name)
     }
 
     pub fn names() -> Vec<&'static str> {
-        Self::ALL.iter().map(|k| k.name()).collect()
+        Self::ALL
+            .iter()
+            .chain(&[SynthKind::Samples])
+            .map(|k| k.name())
+            .collect()
     }
 }
 

@@ -274,6 +274,8 @@ pub(crate) struct Shaped {
     pub captions: Vec<String>,
     /// The one quantity every series measures (the value column of a long table).
     pub measure: Option<String>,
+    /// The rows are raw observations of the series (see `TableMeta::samples`).
+    pub samples: bool,
 }
 
 fn series_columns(
@@ -516,6 +518,20 @@ pub(crate) fn build(
                 index: index_col,
                 series: series_columns(&columns, &series, &lines, file, &mut notes)?,
             };
+            if let Some(samples) = samples_of_groups(&raw_table) {
+                notes.push(format!(
+                    "rows are observations: one group of samples per value of {}",
+                    columns[index].colref()
+                ));
+                let measure = raw_table.series[0].name.clone();
+                return Ok(Shaped {
+                    table: samples,
+                    notes,
+                    captions,
+                    measure: Some(measure),
+                    samples: true,
+                });
+            }
             let (mut grouped, _) = group_rows(&raw_table, summary, Clone::clone);
             if profiles[index].role == Role::Number {
                 // Codes in numeric order (1, 2, 3), as a person lists them.
@@ -530,6 +546,18 @@ pub(crate) fn build(
             grouped
         }
     };
+    // Many numbered rows of like numbers are observations, not categories:
+    // kept whole (no row is summarized away) and drawn as distributions.
+    if numbered_samples(&table) {
+        notes.push("rows are numbered observations: each column is a group of samples".into());
+        return Ok(Shaped {
+            table,
+            notes,
+            captions,
+            measure,
+            samples: true,
+        });
+    }
     if sort_by_time(&mut table) {
         notes.push("rows sorted by time".into());
     }
@@ -554,6 +582,80 @@ pub(crate) fn build(
         notes,
         captions,
         measure,
+        samples: false,
+    })
+}
+
+/// Fewest rows a numbered table needs to be read as observations.
+const MIN_SAMPLE_ROWS: usize = 20;
+
+/// Whether the index only numbers the rows 1..n (a file without labels, or
+/// an `Observation` column) over at least [`MIN_SAMPLE_ROWS`] rows of at
+/// most [`crate::spec::stat::MAX_GROUPS`] numeric columns.
+fn numbered_samples(table: &Table) -> bool {
+    let n = table.n_rows();
+    n >= MIN_SAMPLE_ROWS
+        && table.index.ctype == ColumnType::Number
+        && table
+            .index
+            .cells
+            .iter()
+            .enumerate()
+            .all(|(i, c)| c.as_f64() == Some((i + 1) as f64))
+        && (1..=crate::spec::stat::MAX_GROUPS).contains(&table.series.len())
+        && table.series.iter().all(|c| c.ctype == ColumnType::Number)
+}
+
+/// A long table of observations (a text group column and one numeric
+/// column, each group repeated at least [`crate::spec::stat::MIN_GROUP`]
+/// times, at most [`crate::spec::stat::MAX_GROUPS`] groups) as one column
+/// of samples per group, in order of first appearance.
+fn samples_of_groups(raw: &Table) -> Option<Table> {
+    use crate::spec::stat::{MAX_GROUPS, MIN_GROUP};
+    let [values] = raw.series.as_slice() else {
+        return None;
+    };
+    if raw.index.ctype != ColumnType::Text || values.ctype != ColumnType::Number {
+        return None;
+    }
+    let mut groups: Vec<(String, Vec<Cell>)> = Vec::new();
+    for (label, v) in raw.index.cells.iter().zip(&values.cells) {
+        if label.is_missing() || v.as_f64().is_none() {
+            continue;
+        }
+        let name = cell_label(label);
+        match groups.iter_mut().find(|(g, _)| *g == name) {
+            Some((_, cells)) => cells.push(v.clone()),
+            None => groups.push((name, vec![v.clone()])),
+        }
+    }
+    if !(2..=MAX_GROUPS).contains(&groups.len()) || groups.iter().any(|(_, c)| c.len() < MIN_GROUP)
+    {
+        return None;
+    }
+    let longest = groups.iter().map(|(_, c)| c.len()).max().unwrap_or(0);
+    Some(Table {
+        id: raw.id.clone(),
+        source_path: None,
+        meta: TableMeta::default(),
+        index: Column {
+            name: "Observation".into(),
+            ctype: ColumnType::Number,
+            format: NumberFormat::default(),
+            cells: (1..=longest).map(|i| Cell::Number(i as f64)).collect(),
+        },
+        series: groups
+            .into_iter()
+            .map(|(name, mut cells)| {
+                cells.resize(longest, Cell::Missing);
+                Column {
+                    name,
+                    ctype: ColumnType::Number,
+                    format: values.format.clone(),
+                    cells,
+                }
+            })
+            .collect(),
     })
 }
 
