@@ -36,6 +36,7 @@ pub enum ChartKind {
     /// One box per group of raw observations: quartiles, median, Tukey
     /// whiskers and outliers (see `spec::stat` for the quartile method).
     /// Its panel table holds each group's median.
+    #[serde(rename = "box")]
     BoxPlot,
     /// One mirrored density outline per group with its quartile bar and
     /// median mark; the panel table holds each group's median, as for boxes.
@@ -473,8 +474,10 @@ pub struct PanelSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotation: Option<Annotation>,
     /// The raw observations a statistical kind (histogram, box, violin)
-    /// summarizes, one column per group; `table` is then the summary that
-    /// questions ask about. None for every other kind (and older specs).
+    /// summarizes, one column per group (or, for a box plot of a
+    /// pre-aggregated table, its five-number summary); `table` is then the
+    /// summary that questions ask about. None for every other kind (and
+    /// older specs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub samples: Option<Table>,
 }

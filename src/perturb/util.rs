@@ -254,6 +254,7 @@ pub mod testing {
                     table,
                     style,
                     annotation: None,
+                    samples: None,
                 },
             },
         }

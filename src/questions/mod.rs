@@ -401,7 +401,9 @@ fn to_fact(
 fn to_hypothetical(base: &Query, data: &PanelData, rng: &mut Xoshiro256PlusPlus) -> Option<Query> {
     // A share made 10 % larger leaves the others as they were and the stack
     // off 100 %: no reader could say what such a chart would show.
-    if data.kind == crate::ir::ChartKind::PercentStackedBar {
+    // A median or a bin count scaled by hand says nothing about the
+    // observations behind it.
+    if data.kind == crate::ir::ChartKind::PercentStackedBar || data.kind.is_statistical() {
         return None;
     }
     let (series, categories) = cells_of(base);

@@ -17,7 +17,7 @@ mod annotation;
 mod axis;
 mod data;
 mod interval;
-mod sight;
+pub(crate) mod sight;
 mod timeline;
 pub mod view;
 

@@ -126,13 +126,17 @@ pub fn draw(
     } else {
         stat::panel_boxes(panel.samples.as_ref(), table)
     };
-    let samples: Vec<(String, Vec<f64>)> =
-        panel.samples.as_ref().map(stat::groups).unwrap_or_default();
+    // Raw observations only (a five-number summary has none to draw).
+    let samples: Vec<(String, Vec<f64>)> = panel
+        .samples
+        .as_ref()
+        .filter(|s| stat::is_samples(s))
+        .map(stat::groups)
+        .unwrap_or_default();
     let (edges, counts, value_format) = if histogram {
-        let (group, values) = samples
+        let (_, values) = samples
             .first()
             .ok_or_else(|| RenderError::Spec("histogram without observations".into()))?;
-        let _ = group;
         let edges = stat::bin_edges(values);
         let counts = stat::bin_counts(values, &edges);
         let fmt = panel
@@ -161,9 +165,15 @@ pub fn draw(
         )));
     }
     let (vlo, vhi) = if histogram {
+        let top = f64::from(counts.iter().copied().max().unwrap_or(1).max(1));
+        // Printed counts need room above the tallest bar.
         (
             0.0,
-            f64::from(counts.iter().copied().max().unwrap_or(1).max(1)),
+            if st.data_labels {
+                top * 1.08 + 0.5
+            } else {
+                top
+            },
         )
     } else {
         boxes
@@ -473,9 +483,13 @@ pub fn draw(
                 .and_then(|c| c.cells.get(i))
                 .and_then(|c| c.as_f64())
                 .unwrap_or(b.median);
-            let value_label = st.data_labels.then(|| {
-                let text = format_number(value, st.number_style, usize::from(vfmt.decimals), &vfmt);
-                let x = cx + box_half.max(if violin { half } else { 0.0 }) * 0.0 + box_half + 4.0;
+            // The median printed right of the box (or violin), level with
+            // its line, when it fits before the next group's slot.
+            let text = format_number(value, st.number_style, usize::from(vfmt.decimals), &vfmt);
+            let x = cx + half + 4.0;
+            let fits = x + text_width(&text, family, st.value_label_size, false)
+                <= plot.x + slot * (i as f32 + 1.0) + slot * 0.15;
+            let value_label = (st.data_labels && fits).then(|| {
                 let bb = label(
                     canvas,
                     st,

@@ -164,10 +164,11 @@ pub fn five_number_columns(table: &Table) -> Option<[&Column; 5]> {
 }
 
 /// Box statistics per group of a panel: from its raw samples, else from a
-/// five-number summary table.
+/// five-number summary table (the panel's `samples` slot holds it).
 pub fn panel_boxes(samples: Option<&Table>, table: &Table) -> Vec<(String, BoxStats)> {
-    if let Some(s) = samples {
-        return groups(s)
+    let table = samples.unwrap_or(table);
+    if is_samples(table) {
+        return groups(table)
             .into_iter()
             .filter_map(|(g, v)| BoxStats::of(&v).map(|b| (g, b)))
             .collect();
@@ -390,6 +391,7 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
         reason: reason.into(),
     };
     let samples = is_samples(table).then(|| table.clone());
+    // `samples` is None for a five-number summary until its boxes are built.
     let measure = samples.as_ref().map(measure_name);
     let title = table.meta.title.clone().filter(|t| !t.trim().is_empty());
     let unit_label = |m: &str| match table.meta.unit.as_deref() {
@@ -454,6 +456,9 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
                 }
             };
             let summary = median_table(&source, &boxes, &format);
+            // A five-number summary rides along where raw samples would:
+            // the renderer draws the boxes from it.
+            let samples = samples.or_else(|| Some(table.clone()));
             let x_label = table
                 .meta
                 .x_label

@@ -549,7 +549,6 @@ pub(crate) fn build(
     // Many numbered rows of like numbers are observations, not categories:
     // kept whole (no row is summarized away) and drawn as distributions.
     if numbered_samples(&table) {
-        notes.push("rows are numbered observations: each column is a group of samples".into());
         return Ok(Shaped {
             table,
             notes,
@@ -593,8 +592,25 @@ const MIN_SAMPLE_ROWS: usize = 20;
 /// an `Observation` column) over at least [`MIN_SAMPLE_ROWS`] rows of at
 /// most [`crate::spec::stat::MAX_GROUPS`] numeric columns.
 fn numbered_samples(table: &Table) -> bool {
+    // Days of a month or ages also run 1..n: only a name that numbers
+    // observations (or none: the rows were numbered on load) says so.
+    const NUMBERING: [&str; 12] = [
+        "row",
+        "observation",
+        "obs",
+        "sample",
+        "trial",
+        "replicate",
+        "subject",
+        "participant",
+        "run",
+        "id",
+        "index",
+        "",
+    ];
     let n = table.n_rows();
     n >= MIN_SAMPLE_ROWS
+        && NUMBERING.contains(&table.index.name.trim().to_ascii_lowercase().as_str())
         && table.index.ctype == ColumnType::Number
         && table
             .index
@@ -604,6 +620,31 @@ fn numbered_samples(table: &Table) -> bool {
             .all(|(i, c)| c.as_f64() == Some((i + 1) as f64))
         && (1..=crate::spec::stat::MAX_GROUPS).contains(&table.series.len())
         && table.series.iter().all(|c| c.ctype == ColumnType::Number)
+        && like_groups(table)
+}
+
+/// Columns that could be groups of one measurement: none names a time
+/// (`Month`, `Day`), each varies (not a code with a handful of values),
+/// and their typical sizes agree within a factor of ten, unlike a file of
+/// different measurements (ozone, wind, temperature) side by side.
+fn like_groups(table: &Table) -> bool {
+    let mut medians = Vec::new();
+    for c in &table.series {
+        if super::shape::name_means_time(&c.name) {
+            return false;
+        }
+        let mut v: Vec<f64> = c.values().into_iter().flatten().collect();
+        v.sort_by(f64::total_cmp);
+        let mut distinct = v.clone();
+        distinct.dedup();
+        if v.is_empty() || distinct.len() < 10.min(v.len() / 2) {
+            return false;
+        }
+        medians.push(v[v.len() / 2]);
+    }
+    let lo = medians.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = medians.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    lo > 0.0 && hi <= 10.0 * lo || hi < 0.0 && lo >= 10.0 * hi
 }
 
 /// A long table of observations (a text group column and one numeric

@@ -39,8 +39,6 @@ struct SidecarFile {
     additive: Option<bool>,
     measure: Option<String>,
     notes: Option<Vec<String>>,
-    /// The rows are raw observations (see `TableMeta::samples`).
-    samples: Option<bool>,
 }
 
 /// What a sidecar says: the metadata, and which columns to chart.
@@ -148,8 +146,8 @@ pub(crate) fn load_sidecar(path: &Path) -> Result<Sidecar, TableError> {
             additive: sidecar.additive,
             measure: non_blank(sidecar.measure),
             notes: sidecar.notes.unwrap_or_default(),
-            // The loader also sets it from the rows' shape.
-            samples: sidecar.samples.unwrap_or(false),
+            // Set by the loader from the rows' shape, never by a sidecar.
+            samples: false,
         },
         index: non_blank(sidecar.index),
         series,

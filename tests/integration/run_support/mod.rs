@@ -85,6 +85,7 @@ pub fn chart_record(id: &str, image: &str) -> ChartRecord {
                 y_label: None,
                 style,
                 annotation: None,
+                samples: None,
             },
         },
     };
@@ -112,6 +113,7 @@ pub fn chart_record(id: &str, image: &str) -> ChartRecord {
             direct_labels: vec![],
             annotation: None,
             heatmap: None,
+            stat: None,
         }],
         kpis: vec![],
         paragraph: None,
