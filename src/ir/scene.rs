@@ -78,6 +78,9 @@ pub enum MarkKind {
     Slice,
     /// One heatmap cell: its fill colour stands for its value.
     Cell,
+    /// The median line of a box or violin: its value is read at the
+    /// centre of its box, on the value axis.
+    Median,
 }
 
 /// One data mark.
@@ -152,6 +155,10 @@ pub struct PanelScene {
     /// A heatmap's grid orientation and colour bar (heatmaps only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub heatmap: Option<HeatmapScene>,
+    /// A histogram's bins or a box/violin plot's statistics (statistical
+    /// kinds only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stat: Option<StatScene>,
 }
 
 impl PanelScene {
@@ -176,8 +183,67 @@ impl PanelScene {
             direct_labels: Vec::new(),
             annotation: None,
             heatmap: None,
+            stat: None,
         }
     }
+}
+
+/// What a statistical panel drew besides its marks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StatScene {
+    /// How quartiles were computed (`linear`: numpy's default, R type 7)
+    /// and whiskers drawn (`tukey_1.5_iqr`).
+    pub method: String,
+    /// Histogram bins, left to right.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bins: Vec<BinScene>,
+    /// Box or violin statistics per group, left to right.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<GroupScene>,
+}
+
+/// One histogram bin: observations `start <= v < end` (the last bin also
+/// holds its right edge), drawn as `bbox`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BinScene {
+    pub start: f64,
+    pub end: f64,
+    pub count: u32,
+    pub bbox: BBox,
+}
+
+/// One group of a box or violin plot: its statistics and where they are.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GroupScene {
+    pub group: String,
+    /// Observations in the group (0 for a pre-aggregated summary).
+    pub n: usize,
+    pub q1: f64,
+    pub median: f64,
+    pub q3: f64,
+    /// Whisker ends: the most extreme observations within 1.5 IQR of the
+    /// box (the minimum and maximum of a five-number summary).
+    pub low: f64,
+    pub high: f64,
+    /// The box from q1 to q3 (a violin's quartile bar).
+    pub bbox: BBox,
+    /// Pixel rows of the median and the whisker ends.
+    pub median_y: f32,
+    pub low_y: f32,
+    pub high_y: f32,
+    /// A violin's outline: its widest point in pixels.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_half_width: Option<f32>,
+    /// Observations beyond the whiskers, each drawn as a point.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outliers: Vec<OutlierScene>,
+}
+
+/// One outlier point.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OutlierScene {
+    pub value: f64,
+    pub bbox: BBox,
 }
 
 /// What a heatmap panel drew besides its cells (which are marks of kind

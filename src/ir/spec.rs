@@ -37,11 +37,23 @@ pub enum ChartKind {
     /// whisker from the lower to the upper bound). Its panel table holds
     /// the bounds (see `spec::error_bar::error_bar_table`).
     ErrorBar,
+    /// Bars over adjoining bins of one group's raw observations: each bar's
+    /// height is the number of observations in its bin. Its panel table is
+    /// the bins table (see `spec::stat`).
+    Histogram,
+    /// One box per group of raw observations: quartiles, median, Tukey
+    /// whiskers and outliers (see `spec::stat` for the quartile method).
+    /// Its panel table holds each group's median.
+    #[serde(rename = "box")]
+    BoxPlot,
+    /// One mirrored density outline per group with its quartile bar and
+    /// median mark; the panel table holds each group's median, as for boxes.
+    Violin,
 }
 
 impl ChartKind {
     /// New kinds go last so that seeded picks over earlier ones keep their order.
-    pub const ALL: [ChartKind; 16] = [
+    pub const ALL: [ChartKind; 19] = [
         ChartKind::Bar,
         ChartKind::HorizontalBar,
         ChartKind::GroupedBar,
@@ -58,6 +70,9 @@ impl ChartKind {
         ChartKind::Lollipop,
         ChartKind::Waterfall,
         ChartKind::ErrorBar,
+        ChartKind::Histogram,
+        ChartKind::BoxPlot,
+        ChartKind::Violin,
     ];
 
     pub fn name(self) -> &'static str {
@@ -78,6 +93,9 @@ impl ChartKind {
             ChartKind::Lollipop => "lollipop",
             ChartKind::Waterfall => "waterfall",
             ChartKind::ErrorBar => "error_bar",
+            ChartKind::Histogram => "histogram",
+            ChartKind::BoxPlot => "box",
+            ChartKind::Violin => "violin",
         }
     }
 
@@ -99,6 +117,18 @@ impl ChartKind {
                 | ChartKind::Lollipop
                 | ChartKind::Waterfall
                 | ChartKind::ErrorBar
+                | ChartKind::Histogram
+                | ChartKind::BoxPlot
+                | ChartKind::Violin
+        )
+    }
+
+    /// Kinds drawn from raw observations (a panel's `samples`), whose panel
+    /// table is a summary of them.
+    pub fn is_statistical(self) -> bool {
+        matches!(
+            self,
+            ChartKind::Histogram | ChartKind::BoxPlot | ChartKind::Violin
         )
     }
 
@@ -489,6 +519,13 @@ pub struct PanelSpec {
     /// prints the table's own, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subtitle: Option<String>,
+    /// The raw observations a statistical kind (histogram, box, violin)
+    /// summarizes, one column per group (or, for a box plot of a
+    /// pre-aggregated table, its five-number summary); `table` is then the
+    /// summary that questions ask about. None for every other kind (and
+    /// older specs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub samples: Option<Table>,
 }
 
 impl PanelSpec {

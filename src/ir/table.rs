@@ -111,6 +111,12 @@ pub struct TableMeta {
     /// aggregation, selections), for the person who brought it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// The rows are observations, not categories: each series is a group
+    /// of raw samples (ragged groups end in missing cells) and the index
+    /// only numbers them. Such tables are drawn as distributions. The
+    /// loader sets it from the rows' shape; sidecars do not carry it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub samples: bool,
 }
 
 impl TableMeta {

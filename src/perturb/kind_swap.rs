@@ -126,6 +126,18 @@ pub fn candidates(panel: &PanelSpec) -> Vec<ChartKind> {
             }
         }
         ChartKind::Scatter | ChartKind::Bubble => {}
+        // Boxes and violins draw the same groups on the same value axis
+        // from the same observations: every median stays where it was.
+        ChartKind::BoxPlot
+            if panel
+                .samples
+                .as_ref()
+                .is_some_and(crate::spec::stat::is_samples) =>
+        {
+            out.push(ChartKind::Violin)
+        }
+        ChartKind::Violin => out.push(ChartKind::BoxPlot),
+        ChartKind::BoxPlot | ChartKind::Histogram => {}
         ChartKind::Heatmap => {
             out.push(ChartKind::GroupedBar);
             if ordered {

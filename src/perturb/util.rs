@@ -255,6 +255,7 @@ pub mod testing {
                     style,
                     annotation: None,
                     subtitle: None,
+                    samples: None,
                 },
             },
         }

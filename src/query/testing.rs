@@ -83,6 +83,7 @@ pub fn panel(table: &Table, kind: ChartKind) -> PanelSpec {
         style: Style::default(),
         annotation: None,
         subtitle: None,
+        samples: None,
     }
 }
 
@@ -320,6 +321,7 @@ fn panel_scene(index: usize, row: u32, col: u32, area: BBox, p: &PanelSpec) -> P
         direct_labels: Vec::new(),
         annotation: None,
         heatmap: None,
+        stat: None,
     }
 }
 

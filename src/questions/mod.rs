@@ -407,12 +407,15 @@ fn to_hypothetical(base: &Query, data: &PanelData, rng: &mut Xoshiro256PlusPlus)
     // off 100 %: no reader could say what such a chart would show.
     // A step scaled on a waterfall moves every running total after it; the
     // table's totals would not follow.
+    // A median or a bin count scaled by hand says nothing about the
+    // observations behind it.
     if matches!(
         data.kind,
         crate::ir::ChartKind::PercentStackedBar
             | crate::ir::ChartKind::Waterfall
             | crate::ir::ChartKind::ErrorBar
-    ) {
+    ) || data.kind.is_statistical()
+    {
         return None;
     }
     let (series, categories) = cells_of(base);

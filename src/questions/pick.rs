@@ -19,6 +19,31 @@ pub fn data_family_fits(family: &str, d: &PanelData) -> bool {
     if !d.categorical() || n < 2 || ns == 0 {
         return false;
     }
+    // A histogram's table is its bins' counts, a box or violin plot's its
+    // groups' medians: values, extremes and comparisons are read from the
+    // picture; trends over groups, ratios of medians and shares are not
+    // what anyone asks of a distribution.
+    match d.kind {
+        ChartKind::Histogram => {
+            return matches!(
+                family,
+                "value_at" | "argmax" | "argmin" | "max_value" | "compare" | "difference" | "sum"
+            );
+        }
+        ChartKind::BoxPlot | ChartKind::Violin => {
+            return matches!(
+                family,
+                "value_at"
+                    | "argmax"
+                    | "argmin"
+                    | "max_value"
+                    | "min_value"
+                    | "compare"
+                    | "difference"
+            );
+        }
+        _ => {}
+    }
     let circular = d.kind.is_circular();
     let line = matches!(d.kind, ChartKind::Line | ChartKind::Area);
     // A percent stack draws shares of each category's total: adding shares

@@ -210,6 +210,15 @@ impl Reading {
                     r.printed.insert(c.to_string());
                 }
             }
+            if p.kind == ChartKind::Histogram {
+                for m in &p.marks {
+                    if let Some(c) = &m.category
+                        && crate::reader::sight::bin_edges_printed(p, c, &m.bbox, &|_| true)
+                    {
+                        r.printed.insert(c.clone());
+                    }
+                }
+            }
             let values: Vec<(f64, f64)> = axis_ticks(scene, p, !horizontal)
                 .iter()
                 .filter_map(|t| t.value.map(|v| (f64::from(t.pos), v)))
@@ -737,6 +746,7 @@ mod tests {
                 direct_labels: Vec::new(),
                 annotation: None,
                 heatmap: None,
+                stat: None,
             }],
             kpis: Vec::new(),
             paragraph: None,

@@ -18,7 +18,7 @@ mod axis;
 mod data;
 mod figure;
 mod interval;
-mod sight;
+pub(crate) mod sight;
 mod timeline;
 pub mod view;
 

@@ -149,6 +149,20 @@ impl<'a> Sight<'a> {
                 labels.insert(slot.clone(), slot.clone());
             }
         }
+        // A histogram's bin is named by its two edges, printed as ticks at
+        // the sides of its bar.
+        if panel.kind == ChartKind::Histogram {
+            for slot in &slots {
+                if let Some(m) = panel
+                    .marks
+                    .iter()
+                    .find(|m| m.category.as_ref() == Some(slot))
+                    && bin_edges_printed(panel, slot, &m.bbox, &|b| view.legible(b))
+                {
+                    labels.insert(slot.clone(), slot.clone());
+                }
+            }
+        }
         Sight {
             panel,
             view,
@@ -551,7 +565,8 @@ impl<'a> Sight<'a> {
                     None => Ok(top),
                 }
             }
-            MarkKind::ScatterPoint => {
+            // A median line (or a violin's median dot) read at its centre.
+            MarkKind::ScatterPoint | MarkKind::Median => {
                 let (_, cy) = b.center();
                 Ok(self.axis()?.read(f64::from(cy), self.view))
             }
@@ -581,6 +596,31 @@ impl<'a> Sight<'a> {
             })
         })
     }
+}
+
+/// Whether a histogram bar's two edges carry printed ticks whose numbers are
+/// the bin's name (`0.4–0.6`), so a reader can tell which bin it is.
+pub fn bin_edges_printed(
+    panel: &PanelScene,
+    bin: &str,
+    bbox: &crate::ir::BBox,
+    legible: &dyn Fn(&crate::ir::BBox) -> bool,
+) -> bool {
+    let Some((a, b)) = bin.split_once('–') else {
+        return false;
+    };
+    let (Ok(a), Ok(b)) = (a.trim().parse::<f64>(), b.trim().parse::<f64>()) else {
+        return false;
+    };
+    let printed_at = |x: f32, v: f64| {
+        panel.x_ticks.iter().any(|t| {
+            (t.pos - x).abs() <= 1.5
+                && legible(&t.bbox)
+                && parse_printed(&t.label)
+                    .is_some_and(|(p, _)| (p - v).abs() <= 1e-9 * v.abs().max(1.0))
+        })
+    };
+    printed_at(bbox.x, a) && printed_at(bbox.right(), b)
 }
 
 #[cfg(test)]

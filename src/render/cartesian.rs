@@ -1378,6 +1378,9 @@ fn draw_once(
         }
         ChartKind::Pie | ChartKind::Donut => unreachable!("pies are drawn by render::pie"),
         ChartKind::Heatmap => unreachable!("heatmaps are drawn by render::heatmap"),
+        ChartKind::Histogram | ChartKind::BoxPlot | ChartKind::Violin => {
+            unreachable!("statistical kinds are drawn by render::stat")
+        }
     }
 
     if xy {

@@ -16,6 +16,7 @@ mod heatmap;
 mod layout;
 mod lollipop;
 mod pie;
+mod stat;
 mod text;
 mod time_axis;
 mod waterfall;
@@ -110,6 +111,8 @@ pub(crate) fn draw_panel(
         pie::draw(canvas, panel, frame)
     } else if panel.kind == ChartKind::Heatmap {
         heatmap::draw(canvas, panel, frame)
+    } else if panel.kind.is_statistical() {
+        stat::draw(canvas, panel, frame)
     } else {
         cartesian::draw(canvas, panel, frame)
     }

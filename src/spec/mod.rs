@@ -9,6 +9,7 @@ pub mod dates;
 pub mod error_bar;
 pub mod format;
 pub mod multiples;
+pub mod stat;
 mod themes;
 pub mod waterfall;
 
@@ -498,6 +499,10 @@ pub fn is_stackable(table: &Table, series: &[&str]) -> bool {
 /// The chart kinds that suit a table, best first.
 pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
     use ChartKind::*;
+    // Raw observations are distributions: bars of numbered rows say nothing.
+    if stat::is_samples(table) {
+        return stat::suitable(table);
+    }
     let series = numeric_series(table);
     if series.is_empty() || table.n_rows() == 0 {
         return Vec::new();
@@ -581,6 +586,8 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
     if error_bar::suits_error_bar(table) {
         kinds.push(ErrorBar);
     }
+    // A five-number summary per group also draws as box plots.
+    kinds.extend(stat::suitable(table));
     kinds
 }
 
@@ -690,6 +697,9 @@ pub const SHARE_AXIS_LABEL: &str = "Share of total (%)";
 
 /// One panel drawing `table` as `kind`, with the columns that kind uses.
 pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec, SpecError> {
+    if kind.is_statistical() {
+        return stat::panel(table, kind, style);
+    }
     validate_style(style)?;
     let err = |message: &str| SpecError::Table {
         table: table.id.clone(),
@@ -799,6 +809,9 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
                 error_bar::UPPER.to_string(),
                 error_bar::WIDTH.to_string(),
             ]
+        }
+        ChartKind::Histogram | ChartKind::BoxPlot | ChartKind::Violin => {
+            unreachable!("statistical panels are built by spec::stat")
         }
         ChartKind::GroupedBar | ChartKind::Line | ChartKind::HorizontalBar => {
             // One value axis: only series commensurable with the first share it.
@@ -914,6 +927,7 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
         style: style.clone(),
         annotation: None,
         subtitle: None,
+        samples: None,
     })
 }
 
@@ -1383,6 +1397,8 @@ fn kind_title(kind: ChartKind) -> &'static str {
         ChartKind::Scatter => "Relationship",
         ChartKind::Bubble => "Relationship and size",
         ChartKind::Heatmap => "Grid of values",
+        ChartKind::Histogram => "Distribution",
+        ChartKind::BoxPlot | ChartKind::Violin => "Distributions by group",
     }
 }
 

@@ -46,6 +46,10 @@ pub enum SynthKind {
     Waterfall,
     /// A mean per group with its interval (error bars), also on request only.
     ErrorBar,
+    /// Raw observations of a few groups (histogram, box, violin). Not in
+    /// the default rotation ([`SynthKind::ALL`]), so tables synthesized
+    /// without a kind stay as they were; ask for it by name.
+    Samples,
 }
 
 impl SynthKind {
@@ -74,11 +78,16 @@ impl SynthKind {
             SynthKind::Bubble => "bubble",
             SynthKind::Waterfall => "waterfall",
             SynthKind::ErrorBar => "error_bar",
+            SynthKind::Samples => "samples",
         }
     }
 
     /// Shapes made only on request, after the rotation's.
-    pub const ON_REQUEST: [SynthKind; 2] = [SynthKind::Waterfall, SynthKind::ErrorBar];
+    pub const ON_REQUEST: [SynthKind; 3] = [
+        SynthKind::Waterfall,
+        SynthKind::ErrorBar,
+        SynthKind::Samples,
+    ];
 
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL

@@ -74,6 +74,8 @@ fn every_kind_has_its_shape() {
                 SynthKind::Scatter => assert_eq!(k, 2),
                 SynthKind::Bubble => assert_eq!(k, 3),
                 SynthKind::Waterfall | SynthKind::ErrorBar => unreachable!("made only on request"),
+                // Not in the default rotation; tested below.
+                SynthKind::Samples => {}
             }
             assert_eq!(
                 t.index.ctype == ColumnType::Text,
@@ -181,4 +183,31 @@ fn error_bar_tables_suit_error_bars() {
             "{seed}: {t:?}"
         );
     }
+}
+
+#[test]
+fn samples_are_groups_of_raw_observations() {
+    let mut with_outliers = 0;
+    for seed in 0..8 {
+        let t = synth_table(seed, 0, SynthKind::Samples);
+        assert!(t.meta.samples && crate::spec::stat::is_samples(&t));
+        assert!((2..=4).contains(&t.series.len()));
+        let mut outliers = 0;
+        for c in &t.series {
+            let v: Vec<f64> = c.values().into_iter().flatten().collect();
+            assert!((30..=200).contains(&v.len()), "{}: {}", c.name, v.len());
+            outliers += crate::spec::stat::BoxStats::of(&v).unwrap().outliers.len();
+        }
+        with_outliers += usize::from(outliers > 0);
+        assert_eq!(
+            t,
+            synth_table(seed, 0, SynthKind::Samples),
+            "seeded: the same table twice"
+        );
+    }
+    // Skew and planted outliers leave points beyond the whiskers on most tables.
+    assert!(
+        with_outliers >= 6,
+        "{with_outliers} of 8 tables with outliers"
+    );
 }

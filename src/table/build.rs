@@ -274,6 +274,8 @@ pub(crate) struct Shaped {
     pub captions: Vec<String>,
     /// The one quantity every series measures (the value column of a long table).
     pub measure: Option<String>,
+    /// The rows are raw observations of the series (see `TableMeta::samples`).
+    pub samples: bool,
 }
 
 fn series_columns(
@@ -516,6 +518,20 @@ pub(crate) fn build(
                 index: index_col,
                 series: series_columns(&columns, &series, &lines, file, &mut notes)?,
             };
+            if let Some(samples) = samples_of_groups(&raw_table) {
+                notes.push(format!(
+                    "rows are observations: one group of samples per value of {}",
+                    columns[index].colref()
+                ));
+                let measure = raw_table.series[0].name.clone();
+                return Ok(Shaped {
+                    table: samples,
+                    notes,
+                    captions,
+                    measure: Some(measure),
+                    samples: true,
+                });
+            }
             let (mut grouped, _) = group_rows(&raw_table, summary, Clone::clone);
             if profiles[index].role == Role::Number {
                 // Codes in numeric order (1, 2, 3), as a person lists them.
@@ -530,6 +546,17 @@ pub(crate) fn build(
             grouped
         }
     };
+    // Many numbered rows of like numbers are observations, not categories:
+    // kept whole (no row is summarized away) and drawn as distributions.
+    if numbered_samples(&table) {
+        return Ok(Shaped {
+            table,
+            notes,
+            captions,
+            measure,
+            samples: true,
+        });
+    }
     if sort_by_time(&mut table) {
         notes.push("rows sorted by time".into());
     }
@@ -554,6 +581,122 @@ pub(crate) fn build(
         notes,
         captions,
         measure,
+        samples: false,
+    })
+}
+
+/// Fewest rows a numbered table needs to be read as observations.
+const MIN_SAMPLE_ROWS: usize = 20;
+
+/// Whether the index only numbers the rows 1..n (a file without labels, or
+/// an `Observation` column) over at least [`MIN_SAMPLE_ROWS`] rows of at
+/// most [`crate::spec::stat::MAX_GROUPS`] numeric columns.
+fn numbered_samples(table: &Table) -> bool {
+    // Days of a month or ages also run 1..n: only a name that numbers
+    // observations (or none: the rows were numbered on load) says so.
+    const NUMBERING: [&str; 12] = [
+        "row",
+        "observation",
+        "obs",
+        "sample",
+        "trial",
+        "replicate",
+        "subject",
+        "participant",
+        "run",
+        "id",
+        "index",
+        "",
+    ];
+    let n = table.n_rows();
+    n >= MIN_SAMPLE_ROWS
+        && NUMBERING.contains(&table.index.name.trim().to_ascii_lowercase().as_str())
+        && table.index.ctype == ColumnType::Number
+        && table
+            .index
+            .cells
+            .iter()
+            .enumerate()
+            .all(|(i, c)| c.as_f64() == Some((i + 1) as f64))
+        && (1..=crate::spec::stat::MAX_GROUPS).contains(&table.series.len())
+        && table.series.iter().all(|c| c.ctype == ColumnType::Number)
+        && like_groups(table)
+}
+
+/// Columns that could be groups of one measurement: none names a time
+/// (`Month`, `Day`), each varies (not a code with a handful of values),
+/// and their typical sizes agree within a factor of ten, unlike a file of
+/// different measurements (ozone, wind, temperature) side by side.
+fn like_groups(table: &Table) -> bool {
+    let mut medians = Vec::new();
+    for c in &table.series {
+        if super::shape::name_means_time(&c.name) {
+            return false;
+        }
+        let mut v: Vec<f64> = c.values().into_iter().flatten().collect();
+        v.sort_by(f64::total_cmp);
+        let mut distinct = v.clone();
+        distinct.dedup();
+        if v.is_empty() || distinct.len() < 10.min(v.len() / 2) {
+            return false;
+        }
+        medians.push(v[v.len() / 2]);
+    }
+    let lo = medians.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = medians.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    lo > 0.0 && hi <= 10.0 * lo || hi < 0.0 && lo >= 10.0 * hi
+}
+
+/// A long table of observations (a text group column and one numeric
+/// column, each group repeated at least [`crate::spec::stat::MIN_GROUP`]
+/// times, at most [`crate::spec::stat::MAX_GROUPS`] groups) as one column
+/// of samples per group, in order of first appearance.
+fn samples_of_groups(raw: &Table) -> Option<Table> {
+    use crate::spec::stat::{MAX_GROUPS, MIN_GROUP};
+    let [values] = raw.series.as_slice() else {
+        return None;
+    };
+    if raw.index.ctype != ColumnType::Text || values.ctype != ColumnType::Number {
+        return None;
+    }
+    let mut groups: Vec<(String, Vec<Cell>)> = Vec::new();
+    for (label, v) in raw.index.cells.iter().zip(&values.cells) {
+        if label.is_missing() || v.as_f64().is_none() {
+            continue;
+        }
+        let name = cell_label(label);
+        match groups.iter_mut().find(|(g, _)| *g == name) {
+            Some((_, cells)) => cells.push(v.clone()),
+            None => groups.push((name, vec![v.clone()])),
+        }
+    }
+    if !(2..=MAX_GROUPS).contains(&groups.len()) || groups.iter().any(|(_, c)| c.len() < MIN_GROUP)
+    {
+        return None;
+    }
+    let longest = groups.iter().map(|(_, c)| c.len()).max().unwrap_or(0);
+    Some(Table {
+        id: raw.id.clone(),
+        source_path: None,
+        meta: TableMeta::default(),
+        index: Column {
+            name: "Observation".into(),
+            ctype: ColumnType::Number,
+            format: NumberFormat::default(),
+            cells: (1..=longest).map(|i| Cell::Number(i as f64)).collect(),
+        },
+        series: groups
+            .into_iter()
+            .map(|(name, mut cells)| {
+                cells.resize(longest, Cell::Missing);
+                Column {
+                    name,
+                    ctype: ColumnType::Number,
+                    format: values.format.clone(),
+                    cells,
+                }
+            })
+            .collect(),
     })
 }
 

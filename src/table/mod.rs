@@ -80,6 +80,7 @@ pub fn load_table(path: &Path) -> Result<Table, TableError> {
     if table.meta.measure.is_none() {
         table.meta.measure = shaped.measure;
     }
+    table.meta.samples |= shaped.samples;
     if !shaped.captions.is_empty() {
         let caption = shaped.captions.join("; ");
         table.meta.title = Some(match table.meta.title.take() {

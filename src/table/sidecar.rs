@@ -146,6 +146,8 @@ pub(crate) fn load_sidecar(path: &Path) -> Result<Sidecar, TableError> {
             additive: sidecar.additive,
             measure: non_blank(sidecar.measure),
             notes: sidecar.notes.unwrap_or_default(),
+            // Set by the loader from the rows' shape, never by a sidecar.
+            samples: false,
         },
         index: non_blank(sidecar.index),
         series,

@@ -93,12 +93,18 @@ pub fn write_table(table: &Table, dir: &Path) -> Result<PathBuf, TableError> {
     }
     writer.flush().map_err(|e| fail(&e))?;
     let meta_path = dir.join(format!("{}.meta.json", table.id));
-    if table.meta == TableMeta::default() {
+    // Whether rows are observations is read back from the rows themselves
+    // (the numbered `Observation` column), not from the sidecar.
+    let meta = TableMeta {
+        samples: false,
+        ..table.meta.clone()
+    };
+    if meta == TableMeta::default() {
         if meta_path.exists() {
             std::fs::remove_file(&meta_path).map_err(|e| fail(&e))?;
         }
     } else {
-        let mut json = serde_json::to_string_pretty(&table.meta).map_err(|e| fail(&e))?;
+        let mut json = serde_json::to_string_pretty(&meta).map_err(|e| fail(&e))?;
         json.push('\n');
         std::fs::write(&meta_path, json).map_err(|e| fail(&e))?;
     }

@@ -86,6 +86,7 @@ pub fn chart_record(id: &str, image: &str) -> ChartRecord {
                 style,
                 annotation: None,
                 subtitle: None,
+                samples: None,
             },
         },
     };
@@ -113,6 +114,7 @@ pub fn chart_record(id: &str, image: &str) -> ChartRecord {
             direct_labels: vec![],
             annotation: None,
             heatmap: None,
+            stat: None,
         }],
         kpis: vec![],
         paragraph: None,
