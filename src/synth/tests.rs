@@ -73,9 +73,9 @@ fn every_kind_has_its_shape() {
                 }
                 SynthKind::Scatter => assert_eq!(k, 2),
                 SynthKind::Bubble => assert_eq!(k, 3),
-                SynthKind::Waterfall | SynthKind::ErrorBar => unreachable!("made only on request"),
-                // Not in the default rotation; tested below.
-                SynthKind::Samples => {}
+                SynthKind::Waterfall | SynthKind::ErrorBar | SynthKind::Samples => {
+                    unreachable!("made only on request")
+                }
             }
             assert_eq!(
                 t.index.ctype == ColumnType::Text,
