@@ -21,7 +21,8 @@ chartstress synth --seed 7 --count 18 -o out/tables\n  \
 chartstress synth --seed 1 --count 5 --kind shares -o out/pies\n  \
 chartstress synth --seed 3 --count 9 --kind trend -o out/lines\n\n\
 Kinds: categories (bar), ranking (horizontal bar, long labels), grouped, stacked, \
-trend (years), monthly (dates), shares (pie/donut), scatter, bubble. Without --kind \
+trend (years), monthly (dates), shares (pie/donut), scatter, bubble; on request only: \
+change (diverging bar), pair (dumbbell, slope), profile (radar). Without --kind \
 they take turns."
 )]
 pub struct Args {

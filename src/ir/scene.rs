@@ -152,6 +152,40 @@ pub struct PanelScene {
     /// A heatmap's grid orientation and colour bar (heatmaps only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub heatmap: Option<HeatmapScene>,
+    /// Category names printed by the marks rather than on an axis: a slope
+    /// chart's line ends (each name twice), a radar chart's spokes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub category_labels: Vec<CategoryLabel>,
+    /// A radar chart's centre, outer radius and spokes (radar only); its
+    /// rings' printed values are the `y_ticks`, placed along the upward spoke.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radar: Option<RadarScene>,
+}
+
+/// A printed category name and the category it names (table form).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CategoryLabel {
+    pub category: String,
+    pub text: TextBox,
+}
+
+/// A radar chart's polar frame: value `v` lies at `v / max * radius` pixels
+/// from `center` along its category's spoke.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RadarScene {
+    pub center: (f32, f32),
+    pub radius: f32,
+    /// The value at the outer ring (the last ring tick).
+    pub max: f64,
+    pub spokes: Vec<Spoke>,
+}
+
+/// One spoke: its category and its direction, in degrees clockwise from
+/// straight up.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Spoke {
+    pub category: String,
+    pub angle_deg: f32,
 }
 
 impl PanelScene {
@@ -176,6 +210,8 @@ impl PanelScene {
             direct_labels: Vec::new(),
             annotation: None,
             heatmap: None,
+            category_labels: Vec::new(),
+            radar: None,
         }
     }
 }

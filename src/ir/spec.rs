@@ -29,11 +29,22 @@ pub enum ChartKind {
     PercentStackedBar,
     /// One stem from the baseline and a dot at the value per category.
     Lollipop,
+    /// Horizontal bars of one signed series left (negative) and right
+    /// (positive) of a zero line, each side in its own colour.
+    DivergingBar,
+    /// Per category two dots (two series) on one row, joined by a line.
+    Dumbbell,
+    /// Two series as two vertical axes; one line per category between its
+    /// two values, the category named at both ends.
+    Slope,
+    /// One spoke per category around a centre, one polygon per series,
+    /// values read on printed rings.
+    Radar,
 }
 
 impl ChartKind {
     /// New kinds go last so that seeded picks over earlier ones keep their order.
-    pub const ALL: [ChartKind; 14] = [
+    pub const ALL: [ChartKind; 18] = [
         ChartKind::Bar,
         ChartKind::HorizontalBar,
         ChartKind::GroupedBar,
@@ -48,6 +59,10 @@ impl ChartKind {
         ChartKind::Heatmap,
         ChartKind::PercentStackedBar,
         ChartKind::Lollipop,
+        ChartKind::DivergingBar,
+        ChartKind::Dumbbell,
+        ChartKind::Slope,
+        ChartKind::Radar,
     ];
 
     pub fn name(self) -> &'static str {
@@ -66,6 +81,10 @@ impl ChartKind {
             ChartKind::Heatmap => "heatmap",
             ChartKind::PercentStackedBar => "percent_stacked_bar",
             ChartKind::Lollipop => "lollipop",
+            ChartKind::DivergingBar => "diverging_bar",
+            ChartKind::Dumbbell => "dumbbell",
+            ChartKind::Slope => "slope",
+            ChartKind::Radar => "radar",
         }
     }
 
@@ -81,7 +100,23 @@ impl ChartKind {
     /// Kinds a suite draws as originals only when its `kinds` names them:
     /// default suites keep the charts they had before these kinds existed.
     pub fn is_opt_in(self) -> bool {
-        matches!(self, ChartKind::PercentStackedBar | ChartKind::Lollipop)
+        matches!(
+            self,
+            ChartKind::PercentStackedBar
+                | ChartKind::Lollipop
+                | ChartKind::DivergingBar
+                | ChartKind::Dumbbell
+                | ChartKind::Slope
+                | ChartKind::Radar
+        )
+    }
+
+    /// Categories down the left, values along x.
+    pub fn is_horizontal(self) -> bool {
+        matches!(
+            self,
+            ChartKind::HorizontalBar | ChartKind::DivergingBar | ChartKind::Dumbbell
+        )
     }
 
     /// Series drawn on top of each other: a segment's value is its length.

@@ -319,6 +319,8 @@ fn panel_scene(index: usize, row: u32, col: u32, area: BBox, p: &PanelSpec) -> P
         direct_labels: Vec::new(),
         annotation: None,
         heatmap: None,
+        category_labels: Vec::new(),
+        radar: None,
     }
 }
 

@@ -15,6 +15,8 @@ mod heatmap;
 mod layout;
 mod lollipop;
 mod pie;
+mod radar;
+mod slope;
 mod text;
 mod time_axis;
 pub use time_axis::uneven_time_steps;
@@ -108,6 +110,10 @@ pub(crate) fn draw_panel(
         pie::draw(canvas, panel, frame)
     } else if panel.kind == ChartKind::Heatmap {
         heatmap::draw(canvas, panel, frame)
+    } else if panel.kind == ChartKind::Slope {
+        slope::draw(canvas, panel, frame)
+    } else if panel.kind == ChartKind::Radar {
+        radar::draw(canvas, panel, frame)
     } else {
         cartesian::draw(canvas, panel, frame)
     }

@@ -7,6 +7,7 @@
 pub mod annotation;
 pub mod dates;
 pub mod format;
+pub mod shape;
 mod themes;
 
 use serde_json::Value;
@@ -572,6 +573,7 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
     if kinds.contains(&Bar) {
         kinds.push(Lollipop);
     }
+    kinds.extend(shape::suitable(table));
     kinds
 }
 
@@ -767,6 +769,9 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
             }
             s
         }
+        ChartKind::DivergingBar | ChartKind::Dumbbell | ChartKind::Slope | ChartKind::Radar => {
+            shape::series_for(table, kind).map_err(unsuitable)?
+        }
         ChartKind::GroupedBar | ChartKind::Line | ChartKind::HorizontalBar => {
             // One value axis: only series commensurable with the first share it.
             numeric
@@ -779,7 +784,8 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
     };
     let meta = &table.meta;
     let (x_label, y_label) = match kind {
-        ChartKind::Pie | ChartKind::Donut => (None, None),
+        // Spokes are named around the circle; rings print the values.
+        ChartKind::Pie | ChartKind::Donut | ChartKind::Radar => (None, None),
         // The index names its axis; the series are named cell by cell.
         ChartKind::Heatmap => {
             let index = meta
@@ -834,10 +840,12 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
                         meta.unit.clone()
                     }
                 });
-            if kind == ChartKind::HorizontalBar {
-                (y, x)
-            } else {
-                (x, y)
+            match kind {
+                ChartKind::HorizontalBar | ChartKind::DivergingBar | ChartKind::Dumbbell => (y, x),
+                // The two axes are headed by the series' names; the
+                // categories are named at the line ends.
+                ChartKind::Slope => (None, y),
+                _ => (x, y),
             }
         }
     };
@@ -1199,7 +1207,8 @@ fn smaller_titles(style: &Style) -> Style {
 
 /// Panels of other suitable kinds for `table`, skipping `except`. Lollipops
 /// repeat a bar panel's picture and percent stacks draw shares rather than
-/// the table's values, so neither is a second view of the same numbers.
+/// the table's values, so neither is a second view of the same numbers; the
+/// other opt-in kinds stay out so that grids drawn before them are unchanged.
 fn other_kind_panels(
     table: &Table,
     style: &Style,
@@ -1209,7 +1218,7 @@ fn other_kind_panels(
     suitable_kinds(table)
         .into_iter()
         .filter(|k| !except.contains(k))
-        .filter(|k| !matches!(k, ChartKind::Lollipop | ChartKind::PercentStackedBar))
+        .filter(|k| !k.is_opt_in())
         .filter_map(|k| panel(table, k, style).ok())
         .take(max)
         .collect()
@@ -1312,6 +1321,10 @@ fn kind_title(kind: ChartKind) -> &'static str {
         ChartKind::Scatter => "Relationship",
         ChartKind::Bubble => "Relationship and size",
         ChartKind::Heatmap => "Grid of values",
+        ChartKind::DivergingBar => "Above and below zero",
+        ChartKind::Dumbbell => "Two values per category",
+        ChartKind::Slope => "From one to the other",
+        ChartKind::Radar => "Profile",
     }
 }
 

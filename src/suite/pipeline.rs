@@ -404,7 +404,10 @@ impl Env<'_> {
             | ChartKind::HorizontalBar
             | ChartKind::GroupedBar
             | ChartKind::Lollipop
-            | ChartKind::PercentStackedBar => true,
+            | ChartKind::PercentStackedBar
+            | ChartKind::DivergingBar
+            | ChartKind::Dumbbell
+            | ChartKind::Slope => true,
             ChartKind::Line => series == 1,
             _ => false,
         };

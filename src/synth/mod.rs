@@ -8,6 +8,7 @@
 mod kinds;
 mod measures;
 mod names;
+mod shape;
 mod values;
 
 pub use values::round_to;
@@ -38,6 +39,13 @@ pub enum SynthKind {
     Scatter,
     /// Two numeric columns and a size column (bubble).
     Bubble,
+    /// One signed series (a net change) over 5–12 categories (diverging
+    /// bar). Made only on request (`--kind`), like the two below.
+    Change,
+    /// The same measure in two years over 4–8 categories (dumbbell, slope).
+    Pair,
+    /// Scores of 1–3 items on 5–8 attributes of one scale (radar).
+    Profile,
 }
 
 impl SynthKind {
@@ -53,8 +61,15 @@ impl SynthKind {
         SynthKind::Bubble,
     ];
 
+    /// Shapes made only when asked for: the round robin over [`Self::ALL`]
+    /// stays as it was, so every seeded table list is unchanged.
+    pub const ON_REQUEST: [SynthKind; 3] = [SynthKind::Change, SynthKind::Pair, SynthKind::Profile];
+
     pub fn name(self) -> &'static str {
         match self {
+            SynthKind::Change => "change",
+            SynthKind::Pair => "pair",
+            SynthKind::Profile => "profile",
             SynthKind::Categories => "categories",
             SynthKind::Ranking => "ranking",
             SynthKind::Grouped => "grouped",
@@ -68,11 +83,18 @@ impl SynthKind {
     }
 
     pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.name() == name)
+        Self::ALL
+            .into_iter()
+            .chain(Self::ON_REQUEST)
+            .find(|k| k.name() == name)
     }
 
     pub fn names() -> Vec<&'static str> {
-        Self::ALL.iter().map(|k| k.name()).collect()
+        Self::ALL
+            .iter()
+            .chain(&Self::ON_REQUEST)
+            .map(|k| k.name())
+            .collect()
     }
 }
 

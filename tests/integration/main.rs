@@ -22,6 +22,7 @@ mod import_benchmark;
 mod interop;
 mod interop_hf;
 mod interop_inspect;
+mod kinds_shape;
 mod new_kinds;
 mod pairs;
 mod paraphrase;

@@ -115,6 +115,8 @@ fn hand_chart(id: &str, table: &str) -> ChartRecord {
                 direct_labels: vec![],
                 annotation: None,
                 heatmap: None,
+                category_labels: Vec::new(),
+                radar: None,
             }],
             kpis: vec![],
             paragraph: None,

@@ -112,6 +112,8 @@ pub fn chart_record(id: &str, image: &str) -> ChartRecord {
             direct_labels: vec![],
             annotation: None,
             heatmap: None,
+            category_labels: Vec::new(),
+            radar: None,
         }],
         kpis: vec![],
         paragraph: None,
