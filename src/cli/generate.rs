@@ -55,7 +55,8 @@ pub struct Overrides {
     #[arg(long)]
     pub variants_per_original: Option<usize>,
     /// Chart kinds of the original charts (comma-separated, e.g. bar,line);
-    /// percent_stacked_bar and lollipop are drawn only when named.
+    /// percent_stacked_bar, lollipop, diverging_bar, dumbbell, slope and
+    /// radar are drawn only when named.
     #[arg(long, value_delimiter = ',')]
     pub kinds: Option<Vec<String>>,
     /// Theme of the original set.
