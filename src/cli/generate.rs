@@ -55,8 +55,9 @@ pub struct Overrides {
     #[arg(long)]
     pub variants_per_original: Option<usize>,
     /// Chart kinds of the original charts (comma-separated, e.g. bar,line);
-    /// percent_stacked_bar, lollipop, waterfall and error_bar are drawn only
-    /// when named.
+    /// the kinds added after heatmap (percent_stacked_bar, lollipop, waterfall,
+    /// error_bar, histogram, box, violin, diverging_bar, dumbbell, slope,
+    /// radar) are drawn only when named.
     #[arg(long, value_delimiter = ',')]
     pub kinds: Option<Vec<String>>,
     /// Theme of the original set.

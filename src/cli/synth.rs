@@ -21,8 +21,10 @@ chartstress synth --seed 7 --count 18 -o out/tables\n  \
 chartstress synth --seed 1 --count 5 --kind shares -o out/pies\n  \
 chartstress synth --seed 3 --count 9 --kind trend -o out/lines\n\n\
 Kinds: categories (bar), ranking (horizontal bar, long labels), grouped, stacked, \
-trend (years), monthly (dates), shares (pie/donut), scatter, bubble; waterfall (start \
-value and signed steps) and error_bar (means with CI bounds or ± SE/SD) only with --kind. Without --kind the others take turns."
+trend (years), monthly (dates), shares (pie/donut), scatter, bubble; on request only \
+(--kind): waterfall (start value and signed steps), error_bar (means with CI bounds or \
+± SE/SD), samples (raw observations: histogram, box, violin), change (diverging bar), \
+pair (dumbbell, slope), profile (radar). Without --kind the first nine take turns."
 )]
 pub struct Args {
     /// Base seed; the same seed gives byte-identical files.

@@ -159,6 +159,40 @@ pub struct PanelScene {
     /// kinds only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stat: Option<StatScene>,
+    /// Category names printed by the marks rather than on an axis: a slope
+    /// chart's line ends (each name twice), a radar chart's spokes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub category_labels: Vec<CategoryLabel>,
+    /// A radar chart's centre, outer radius and spokes (radar only); its
+    /// rings' printed values are the `y_ticks`, placed along the upward spoke.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radar: Option<RadarScene>,
+}
+
+/// A printed category name and the category it names (table form).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CategoryLabel {
+    pub category: String,
+    pub text: TextBox,
+}
+
+/// A radar chart's polar frame: value `v` lies at `v / max * radius` pixels
+/// from `center` along its category's spoke.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RadarScene {
+    pub center: (f32, f32),
+    pub radius: f32,
+    /// The value at the outer ring (the last ring tick).
+    pub max: f64,
+    pub spokes: Vec<Spoke>,
+}
+
+/// One spoke: its category and its direction, in degrees clockwise from
+/// straight up.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Spoke {
+    pub category: String,
+    pub angle_deg: f32,
 }
 
 impl PanelScene {
@@ -184,6 +218,8 @@ impl PanelScene {
             annotation: None,
             heatmap: None,
             stat: None,
+            category_labels: Vec::new(),
+            radar: None,
         }
     }
 }

@@ -49,11 +49,22 @@ pub enum ChartKind {
     /// One mirrored density outline per group with its quartile bar and
     /// median mark; the panel table holds each group's median, as for boxes.
     Violin,
+    /// Horizontal bars of one signed series left (negative) and right
+    /// (positive) of a zero line, each side in its own colour.
+    DivergingBar,
+    /// Per category two dots (two series) on one row, joined by a line.
+    Dumbbell,
+    /// Two series as two vertical axes; one line per category between its
+    /// two values, the category named at both ends.
+    Slope,
+    /// One spoke per category around a centre, one polygon per series,
+    /// values read on printed rings.
+    Radar,
 }
 
 impl ChartKind {
     /// New kinds go last so that seeded picks over earlier ones keep their order.
-    pub const ALL: [ChartKind; 19] = [
+    pub const ALL: [ChartKind; 23] = [
         ChartKind::Bar,
         ChartKind::HorizontalBar,
         ChartKind::GroupedBar,
@@ -73,6 +84,10 @@ impl ChartKind {
         ChartKind::Histogram,
         ChartKind::BoxPlot,
         ChartKind::Violin,
+        ChartKind::DivergingBar,
+        ChartKind::Dumbbell,
+        ChartKind::Slope,
+        ChartKind::Radar,
     ];
 
     pub fn name(self) -> &'static str {
@@ -96,6 +111,10 @@ impl ChartKind {
             ChartKind::Histogram => "histogram",
             ChartKind::BoxPlot => "box",
             ChartKind::Violin => "violin",
+            ChartKind::DivergingBar => "diverging_bar",
+            ChartKind::Dumbbell => "dumbbell",
+            ChartKind::Slope => "slope",
+            ChartKind::Radar => "radar",
         }
     }
 
@@ -120,6 +139,10 @@ impl ChartKind {
                 | ChartKind::Histogram
                 | ChartKind::BoxPlot
                 | ChartKind::Violin
+                | ChartKind::DivergingBar
+                | ChartKind::Dumbbell
+                | ChartKind::Slope
+                | ChartKind::Radar
         )
     }
 
@@ -129,6 +152,14 @@ impl ChartKind {
         matches!(
             self,
             ChartKind::Histogram | ChartKind::BoxPlot | ChartKind::Violin
+        )
+    }
+
+    /// Categories down the left, values along x.
+    pub fn is_horizontal(self) -> bool {
+        matches!(
+            self,
+            ChartKind::HorizontalBar | ChartKind::DivergingBar | ChartKind::Dumbbell
         )
     }
 

@@ -298,7 +298,7 @@ impl Perturbation for Clutter {
                 let placed = targets.by_ref().find_map(|(pi, mi)| {
                     let panel = &scene.panels[pi];
                     let mark = &panel.marks[mi];
-                    let horizontal = panel.kind == crate::ir::ChartKind::HorizontalBar;
+                    let horizontal = panel.kind.is_horizontal();
                     let at = anchor(mark.kind, &mark.bbox, horizontal, mark.value);
                     let area = panel.plot_area.grown(-2.0);
                     // Rings of candidate spots around the anchor, nearest first.

@@ -138,6 +138,28 @@ pub fn candidates(panel: &PanelSpec) -> Vec<ChartKind> {
         }
         ChartKind::Violin => out.push(ChartKind::BoxPlot),
         ChartKind::BoxPlot | ChartKind::Histogram => {}
+        // Among the newer kinds: one signed series as plain bars, two
+        // series per category as the other two-value kind or grouped bars.
+        ChartKind::DivergingBar => {
+            out.push(ChartKind::Bar);
+            out.push(ChartKind::HorizontalBar);
+        }
+        ChartKind::Dumbbell | ChartKind::Slope => {
+            let other = if panel.kind == ChartKind::Dumbbell {
+                ChartKind::Slope
+            } else {
+                ChartKind::Dumbbell
+            };
+            if crate::spec::shape::series_for(&panel.table, other).is_ok() {
+                out.push(other);
+            }
+            out.push(ChartKind::GroupedBar);
+        }
+        ChartKind::Radar => out.push(if panel.series.len() > 1 {
+            ChartKind::GroupedBar
+        } else {
+            ChartKind::Bar
+        }),
         ChartKind::Heatmap => {
             out.push(ChartKind::GroupedBar);
             if ordered {

@@ -4,7 +4,7 @@
 
 use super::MIN_REL_GAP;
 use crate::ir::query::Reference;
-use crate::ir::{ChartKind, PanelScene, Scene};
+use crate::ir::{PanelScene, Scene};
 
 /// The colour name of a series when it identifies the series uniquely in the panel.
 pub fn series_color(panel: &PanelScene, series: &str) -> Option<String> {
@@ -76,7 +76,7 @@ pub fn categories_in_order(panel: &PanelScene) -> Vec<String> {
     if panel.kind.is_circular() {
         return Vec::new();
     }
-    let horizontal = panel.kind == ChartKind::HorizontalBar;
+    let horizontal = panel.kind.is_horizontal();
     let mut seen: Vec<(f32, String)> = Vec::new();
     for m in &panel.marks {
         let Some(c) = &m.category else { continue };

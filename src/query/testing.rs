@@ -322,6 +322,8 @@ fn panel_scene(index: usize, row: u32, col: u32, area: BBox, p: &PanelSpec) -> P
         annotation: None,
         heatmap: None,
         stat: None,
+        category_labels: Vec::new(),
+        radar: None,
     }
 }
 

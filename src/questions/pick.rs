@@ -101,6 +101,23 @@ pub fn descriptive_family_fits(family: &str, p: &PanelScene, panels: usize) -> b
     let series: std::collections::BTreeSet<&str> =
         p.marks.iter().map(|m| m.series.as_str()).collect();
     let heatmap = p.heatmap.is_some();
+    // A slope chart's x "ticks" are its two axis headings and a radar has
+    // no x or y axis: only their value ticks (slope) are asked about.
+    let polar = p.kind == ChartKind::Radar;
+    let slope = p.kind == ChartKind::Slope;
+    if (polar || slope)
+        && matches!(
+            family,
+            "leftmost_x_tick" | "rightmost_x_tick" | "x_tick_step" | "x_label" | "tick_count"
+        )
+        || polar
+            && matches!(
+                family,
+                "lowest_y_tick" | "highest_y_tick" | "y_tick_step" | "y_label"
+            )
+    {
+        return false;
+    }
     match family {
         // A heatmap's axes print names, not numbers; its colour bar's ticks
         // are asked about on their own.
@@ -374,7 +391,16 @@ pub fn data_query(
         "count_above" | "count_below" => Query::CountThreshold {
             panel,
             series: name,
-            threshold: threshold(rng, &values, s.format.decimals)?,
+            // Diverging bars ask, as often as not, how many lie on each
+            // side of their zero line.
+            threshold: if d.kind == ChartKind::DivergingBar
+                && values.iter().all(|v| *v != 0.0)
+                && rng.random_bool(0.5)
+            {
+                0.0
+            } else {
+                threshold(rng, &values, s.format.decimals)?
+            },
             above: family == "count_above",
         },
         "rank" => Query::Rank {

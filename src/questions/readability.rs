@@ -152,6 +152,8 @@ impl Reading {
         let series_ticks: &[Tick] = match heat {
             Some(h) if h.series_on_rows => &p.y_ticks,
             Some(_) => &p.x_ticks,
+            // A slope chart heads its two axes with the series' names.
+            None if p.kind == ChartKind::Slope => &p.x_ticks,
             None => &[],
         };
         r.series = drawn
@@ -167,8 +169,7 @@ impl Reading {
             })
             .map(|s| s.to_string())
             .collect();
-        let horizontal =
-            p.kind == ChartKind::HorizontalBar || heat.is_some_and(|h| !h.series_on_rows);
+        let horizontal = p.kind.is_horizontal() || heat.is_some_and(|h| !h.series_on_rows);
         if r.circular {
             for m in &p.marks {
                 let Some(c) = &m.category else { continue };
@@ -179,6 +180,23 @@ impl Reading {
                 {
                     r.printed.insert(c.clone());
                 }
+            }
+        } else if !p.category_labels.is_empty() {
+            // Names printed beside the marks (slope ends, radar spokes).
+            for l in &p.category_labels {
+                if names(&l.text.text, &l.category) {
+                    r.printed.insert(l.category.clone());
+                }
+            }
+            let values: Vec<(f64, f64)> = p
+                .y_ticks
+                .iter()
+                .filter_map(|t| t.value.map(|v| (f64::from(t.pos), v)))
+                .collect();
+            if let (Some(a), Some(b)) = (values.first(), values.last())
+                && (a.0 - b.0).abs() > 1.0
+            {
+                r.units_per_px = Some(((b.1 - a.1) / (b.0 - a.0)).abs());
             }
         } else {
             // Each category tick sits at its category's centre; the nearest
@@ -747,6 +765,8 @@ mod tests {
                 annotation: None,
                 heatmap: None,
                 stat: None,
+                category_labels: Vec::new(),
+                radar: None,
             }],
             kpis: Vec::new(),
             paragraph: None,

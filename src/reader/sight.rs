@@ -63,8 +63,7 @@ impl<'a> Sight<'a> {
         // A heatmap's categories run down its rows unless its series do;
         // its values are read on the colour bar.
         let heat = panel.heatmap.as_ref();
-        let horizontal =
-            panel.kind == ChartKind::HorizontalBar || heat.is_some_and(|h| !h.series_on_rows);
+        let horizontal = panel.kind.is_horizontal() || heat.is_some_and(|h| !h.series_on_rows);
         let (value_ticks, cat_ticks) = if horizontal {
             (&panel.x_ticks, &panel.y_ticks)
         } else {
@@ -86,7 +85,18 @@ impl<'a> Sight<'a> {
         }
         // Printed texts that can name a category slot.
         let mut printed: Vec<(&str, Option<&str>)> = Vec::new();
-        if panel.kind.is_circular() {
+        // Names printed beside the marks (slope ends, radar spokes) name
+        // the category they were printed for.
+        let beside = !panel.category_labels.is_empty();
+        if beside {
+            for l in panel
+                .category_labels
+                .iter()
+                .filter(|l| view.legible(&l.text.bbox))
+            {
+                printed.push((&l.text.text, Some(l.category.as_str())));
+            }
+        } else if panel.kind.is_circular() {
             for t in panel.direct_labels.iter().filter(|t| view.legible(&t.bbox)) {
                 printed.push((&t.text, None));
             }
@@ -105,7 +115,7 @@ impl<'a> Sight<'a> {
             }
         }
         let mut positions = BTreeMap::new();
-        if !scatter && !panel.kind.is_circular() {
+        if !scatter && !panel.kind.is_circular() && !beside {
             for slot in &slots {
                 let centres: Vec<f64> = panel
                     .marks
@@ -287,6 +297,10 @@ impl<'a> Sight<'a> {
         if let Some(h) = &p.heatmap {
             return self.heatmap_series(name, h.series_on_rows);
         }
+        // A slope chart heads each of its two axes with a series' name.
+        if p.kind == ChartKind::Slope {
+            return self.heatmap_series(name, false);
+        }
         if self.x_series_is(name) {
             return Ok(());
         }
@@ -361,7 +375,8 @@ impl<'a> Sight<'a> {
         }
     }
 
-    /// A heatmap's series is named by its row or column label.
+    /// A heatmap's series is named by its row or column label (a slope
+    /// chart's by its axis heading, an `x_ticks` label).
     fn heatmap_series(&self, name: &str, on_rows: bool) -> Result<(), Stop> {
         let p = self.panel;
         let ticks = if on_rows { &p.y_ticks } else { &p.x_ticks };
@@ -552,8 +567,16 @@ impl<'a> Sight<'a> {
             }
             MarkKind::LinePoint => {
                 let axis = self.axis()?;
-                let (_, cy) = b.center();
-                let top = axis.read(f64::from(cy), self.view);
+                // A dumbbell's dots are read along x.
+                let (cx, cy) = b.center();
+                let at = match &self.panel.radar {
+                    // A radar vertex: its distance from the centre, read on
+                    // the rings as if along the upward spoke.
+                    Some(r) => r.center.1 - (cx - r.center.0).hypot(cy - r.center.1),
+                    None if self.horizontal => cx,
+                    None => cy,
+                };
+                let top = axis.read(f64::from(at), self.view);
                 if self.panel.kind != ChartKind::StackedArea {
                     return Ok(top);
                 }

@@ -37,6 +37,9 @@ fn scrambled(scene: &Scene) -> Scene {
             h.colorbar.min = -1.0;
             h.colorbar.max = -1.0;
         }
+        if let Some(r) = &mut p.radar {
+            r.max = -1.0;
+        }
     }
     s
 }
@@ -61,6 +64,10 @@ fn answers_never_depend_on_recorded_values() {
         ("retail_sales_monthly.csv", ChartKind::Heatmap),
         ("energy_mix_stacked.csv", ChartKind::PercentStackedBar),
         ("city_budget_millions.csv", ChartKind::Lollipop),
+        ("gdp_growth_g7.csv", ChartKind::DivergingBar),
+        ("coffee_tea.tsv", ChartKind::Dumbbell),
+        ("company_profit_loss.csv", ChartKind::Slope),
+        ("smartphone_shipments_grouped.csv", ChartKind::Radar),
     ] {
         for labels in [false, true] {
             let (spec, scene) = chart(fixture, kind, labels);
@@ -104,6 +111,12 @@ fn whatever_the_reader_answers_is_right() {
         ),
         ("city_budget_millions.csv", ChartKind::Lollipop),
         ("gdp_growth_g7.csv", ChartKind::Lollipop),
+        ("gdp_growth_g7.csv", ChartKind::DivergingBar),
+        ("company_profit_loss.csv", ChartKind::Dumbbell),
+        ("coffee_tea.tsv", ChartKind::Dumbbell),
+        ("company_profit_loss.csv", ChartKind::Slope),
+        ("coffee_tea.tsv", ChartKind::Radar),
+        ("smartphone_shipments_grouped.csv", ChartKind::Radar),
     ] {
         for labels in [false, true] {
             let (spec, scene) = chart(fixture, kind, labels);

@@ -47,6 +47,11 @@ fn mark_nouns(kind: ChartKind) -> (&'static str, &'static str, &'static str, &'s
         ChartKind::HorizontalBar => ("bar series", "bar", "longest", "shortest"),
         ChartKind::Heatmap => ("series", "cell", "highest", "lowest"),
         ChartKind::Lollipop => ("dot series", "dot", "highest", "lowest"),
+        // A bar left of zero is the smallest value however long it is.
+        ChartKind::DivergingBar => ("bar series", "bar", "rightmost", "leftmost"),
+        ChartKind::Dumbbell => ("dot series", "dot", "rightmost", "leftmost"),
+        ChartKind::Slope => ("series", "point", "highest", "lowest"),
+        ChartKind::Radar => ("polygon", "vertex", "furthest out", "closest to the centre"),
         _ => ("bar series", "bar", "tallest", "shortest"),
     }
 }
@@ -153,14 +158,15 @@ fn category_ref(
             format!("slice:{color}"),
         ));
     }
-    if categories_in_order(p).len() > 10 {
+    // A slope chart's or radar's categories are not laid out in a row.
+    if categories_in_order(p).len() > 10 || matches!(p.kind, ChartKind::Slope | ChartKind::Radar) {
         return None;
     }
     let (position, from_end) = category_position(p, category)?;
     if resolve(p, &Reference::Position { position, from_end }).as_deref() != Some(category) {
         return None;
     }
-    let horizontal = p.kind == ChartKind::HorizontalBar;
+    let horizontal = p.kind.is_horizontal();
     let key = match (horizontal, from_end, position) {
         (false, false, 0) => "category_first",
         (false, true, 0) => "category_last",

@@ -221,10 +221,12 @@ fn draw_once(
         )));
     }
     let xy = matches!(kind, ChartKind::Scatter | ChartKind::Bubble);
-    let horizontal = kind == ChartKind::HorizontalBar;
+    let horizontal = kind.is_horizontal();
     let stacked = kind.is_stacked();
     let percent = kind == ChartKind::PercentStackedBar;
     let lollipop = kind == ChartKind::Lollipop;
+    let diverging = kind == ChartKind::DivergingBar;
+    let dumbbell = kind == ChartKind::Dumbbell;
     let is_line = matches!(
         kind,
         ChartKind::Line | ChartKind::Area | ChartKind::StackedArea
@@ -490,7 +492,9 @@ fn draw_once(
     }
     let unit = series[if xy { 1 } else { 0 }].format.clone();
     // Scatter axes follow the data; bubbles need extra room for their radius.
-    let include_zero = st.zero_baseline && !log && !xy;
+    // Diverging bars grow from zero whatever the theme; a dumbbell's dots
+    // are read as positions, so its axis follows the data.
+    let include_zero = (st.zero_baseline || diverging) && !log && !xy && !dumbbell;
     if kind == ChartKind::Bubble {
         let (px, py) = (
             (xhi - xlo).abs().max(1e-9) * 0.1,
@@ -532,7 +536,7 @@ fn draw_once(
     // A requested axis start holds only while all the data lies above it.
     let start = st
         .value_start
-        .filter(|s| !log && s.is_finite() && *s <= vlo && *s < vhi);
+        .filter(|s| !log && !diverging && s.is_finite() && *s <= vlo && *s < vhi);
     let value_axis = |plot_len: f32, vlo: f64, vhi: f64| -> NumAxis {
         // Shares fill the plot; their labels sit inside the segments.
         if percent {
@@ -574,6 +578,13 @@ fn draw_once(
                     hi = vhi.max(0.0) + (top - base) * frac;
                 }
                 lo = lo.min(base);
+                // Labels sit outside both ends of diverging bars and dumbbells.
+                if (diverging || dumbbell) && st.data_labels {
+                    let room = st.value_label_size * 4.0;
+                    let wider = lo - (hi - lo) * f64::from((room / plot_len.max(50.0)).min(0.3));
+                    // Amounts that cannot be negative keep an axis from zero.
+                    lo = if vlo >= 0.0 { wider.max(0.0) } else { wider };
+                }
             }
         }
         match start {
@@ -878,7 +889,8 @@ fn draw_once(
         | ChartKind::GroupedBar
         | ChartKind::StackedBar
         | ChartKind::PercentStackedBar
-        | ChartKind::Lollipop => {
+        | ChartKind::Lollipop
+        | ChartKind::DivergingBar => {
             // Several series on plain or horizontal bars are grouped like grouped bars.
             let grouped = !stacked;
             let k = if grouped { drawn_series.len() } else { 1 };
@@ -932,6 +944,8 @@ fn draw_once(
                     // A highlight keeps the series colour on one bar and mutes the rest.
                     let color = match highlight {
                         Some(h) if h != r => muted(st),
+                        // Below zero in the palette's second colour.
+                        _ if diverging && v < 0.0 => color_of(st, 1),
                         _ => s.color.clone(),
                     };
                     if lollipop {
@@ -1209,6 +1223,73 @@ fn draw_once(
                 }
                 before = after;
             }
+        }
+        ChartKind::Dumbbell => {
+            let radius = (slot * 0.22).clamp(3.5, 7.0);
+            let bar = muted(st);
+            for (r, cat) in cats.iter().enumerate() {
+                let cy = cat_center(r);
+                let present: Vec<(usize, f64)> = drawn_series
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(j, s)| s.values[r].map(|v| (j, v)))
+                    .collect();
+                if let (Some(lo), Some(hi)) = (
+                    present.iter().map(|p| p.1).reduce(f64::min),
+                    present.iter().map(|p| p.1).reduce(f64::max),
+                ) {
+                    let (a, b) = (vpix(lo), vpix(hi));
+                    canvas.fill_rect(a.min(b), cy - 1.5, a.max(b), cy + 1.5, &bar.hex, 1.0);
+                }
+                for &(j, v) in &present {
+                    let s = drawn_series[j];
+                    let cx = vpix(v);
+                    canvas.circle(cx, cy, radius, &s.color.hex, 1.0, None);
+                    let bbox = BBox {
+                        x: cx - radius,
+                        y: cy - radius,
+                        w: radius * 2.0,
+                        h: radius * 2.0,
+                    };
+                    let idx = scene.marks.len();
+                    scene.marks.push(Mark {
+                        kind: MarkKind::LinePoint,
+                        series: s.name.clone(),
+                        category: Some(cat.clone()),
+                        value: v,
+                        x_value: None,
+                        size_value: None,
+                        color: s.color.clone(),
+                        bbox,
+                        sweep_deg: None,
+                        label: None,
+                    });
+                    if st.data_labels {
+                        // Outside the pair: left of the smaller dot, right
+                        // of the larger, never on the joining bar.
+                        let y = cy - vls * 0.5;
+                        let other = present.iter().find(|p| p.0 != j).map(|p| p.1);
+                        let left = other.is_some_and(|o| v < o || (v == o && j == present[0].0));
+                        let cand = if left {
+                            (cx - radius - 4.0, y, Align::Right)
+                        } else {
+                            (cx + radius + 4.0, y, Align::Left)
+                        };
+                        let text = value_label(v, st, s);
+                        label_jobs.push((
+                            idx,
+                            text,
+                            vec![(cand.0, cand.1, cand.2, st.text_color.clone())],
+                        ));
+                    }
+                }
+            }
+        }
+        ChartKind::Slope | ChartKind::Radar => {
+            return Err(RenderError::Spec(format!(
+                "{} is not a cartesian kind",
+                kind.name()
+            )));
         }
         ChartKind::Line | ChartKind::Area | ChartKind::StackedArea => {
             let mut acc = vec![0.0f64; n];

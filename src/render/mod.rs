@@ -16,6 +16,8 @@ mod heatmap;
 mod layout;
 mod lollipop;
 mod pie;
+mod radar;
+mod slope;
 mod stat;
 mod text;
 mod time_axis;
@@ -113,6 +115,10 @@ pub(crate) fn draw_panel(
         heatmap::draw(canvas, panel, frame)
     } else if panel.kind.is_statistical() {
         stat::draw(canvas, panel, frame)
+    } else if panel.kind == ChartKind::Slope {
+        slope::draw(canvas, panel, frame)
+    } else if panel.kind == ChartKind::Radar {
+        radar::draw(canvas, panel, frame)
     } else {
         cartesian::draw(canvas, panel, frame)
     }

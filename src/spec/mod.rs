@@ -9,6 +9,7 @@ pub mod dates;
 pub mod error_bar;
 pub mod format;
 pub mod multiples;
+pub mod shape;
 pub mod stat;
 mod themes;
 pub mod waterfall;
@@ -588,6 +589,7 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
     }
     // A five-number summary per group also draws as box plots.
     kinds.extend(stat::suitable(table));
+    kinds.extend(shape::suitable(table));
     kinds
 }
 
@@ -813,6 +815,9 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
         ChartKind::Histogram | ChartKind::BoxPlot | ChartKind::Violin => {
             unreachable!("statistical panels are built by spec::stat")
         }
+        ChartKind::DivergingBar | ChartKind::Dumbbell | ChartKind::Slope | ChartKind::Radar => {
+            shape::series_for(table, kind).map_err(unsuitable)?
+        }
         ChartKind::GroupedBar | ChartKind::Line | ChartKind::HorizontalBar => {
             // One value axis: only series commensurable with the first share it.
             numeric
@@ -825,7 +830,8 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
     };
     let meta = &table.meta;
     let (x_label, y_label) = match kind {
-        ChartKind::Pie | ChartKind::Donut => (None, None),
+        // Spokes are named around the circle; rings print the values.
+        ChartKind::Pie | ChartKind::Donut | ChartKind::Radar => (None, None),
         // The index names its axis; the series are named cell by cell.
         ChartKind::Heatmap => {
             let index = meta
@@ -880,10 +886,12 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
                         meta.unit.clone()
                     }
                 });
-            if kind == ChartKind::HorizontalBar {
-                (y, x)
-            } else {
-                (x, y)
+            match kind {
+                ChartKind::HorizontalBar | ChartKind::DivergingBar | ChartKind::Dumbbell => (y, x),
+                // The two axes are headed by the series' names; the
+                // categories are named at the line ends.
+                ChartKind::Slope => (None, y),
+                _ => (x, y),
             }
         }
     };
@@ -1268,7 +1276,8 @@ fn smaller_titles(style: &Style) -> Style {
 
 /// Panels of other suitable kinds for `table`, skipping `except`. Lollipops
 /// repeat a bar panel's picture and percent stacks draw shares rather than
-/// the table's values, so neither is a second view of the same numbers.
+/// the table's values, so neither is a second view of the same numbers; the
+/// other opt-in kinds stay out so that grids drawn before them are unchanged.
 fn other_kind_panels(
     table: &Table,
     style: &Style,
@@ -1278,15 +1287,9 @@ fn other_kind_panels(
     suitable_kinds(table)
         .into_iter()
         .filter(|k| !except.contains(k))
-        .filter(|k| {
-            !matches!(
-                k,
-                ChartKind::Lollipop
-                    | ChartKind::PercentStackedBar
-                    | ChartKind::Waterfall
-                    | ChartKind::ErrorBar
-            )
-        })
+        // Raw observations draw only as statistical kinds, which no
+        // earlier table could get, so those stay in.
+        .filter(|k| !k.is_opt_in() || k.is_statistical())
         .filter_map(|k| panel(table, k, style).ok())
         .take(max)
         .collect()
@@ -1399,6 +1402,10 @@ fn kind_title(kind: ChartKind) -> &'static str {
         ChartKind::Heatmap => "Grid of values",
         ChartKind::Histogram => "Distribution",
         ChartKind::BoxPlot | ChartKind::Violin => "Distributions by group",
+        ChartKind::DivergingBar => "Above and below zero",
+        ChartKind::Dumbbell => "Two values per category",
+        ChartKind::Slope => "From one to the other",
+        ChartKind::Radar => "Profile",
     }
 }
 

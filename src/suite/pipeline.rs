@@ -445,7 +445,10 @@ impl Env<'_> {
             | ChartKind::Lollipop
             | ChartKind::Waterfall
             | ChartKind::ErrorBar
-            | ChartKind::PercentStackedBar => true,
+            | ChartKind::PercentStackedBar
+            | ChartKind::DivergingBar
+            | ChartKind::Dumbbell
+            | ChartKind::Slope => true,
             ChartKind::Line => series == 1,
             _ => false,
         };

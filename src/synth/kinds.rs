@@ -26,10 +26,13 @@ pub fn generate(kind: SynthKind, rng: &mut SynthRng) -> Table {
         SynthKind::Waterfall => super::waterfall::waterfall(rng),
         SynthKind::ErrorBar => super::error_bar::error_bar(rng),
         SynthKind::Samples => samples(rng),
+        SynthKind::Change => super::shape::change(rng),
+        SynthKind::Pair => super::shape::pair(rng),
+        SynthKind::Profile => super::shape::profile(rng),
     }
 }
 
-fn pick<'a, T>(rng: &mut SynthRng, items: &'a [T]) -> &'a T {
+pub(super) fn pick<'a, T>(rng: &mut SynthRng, items: &'a [T]) -> &'a T {
     &items[rng.random_range(0..items.len())]
 }
 
@@ -73,7 +76,7 @@ fn with_unit(label: &str, unit: &str) -> String {
 
 /// Metadata with a title most of the time (a chart without one is a case the
 /// descriptive questions must handle) and a paragraph some of the time.
-fn meta(
+pub(super) fn meta(
     rng: &mut SynthRng,
     title: String,
     x_label: &str,
@@ -135,7 +138,7 @@ fn furniture(
     (subtitle, footnote)
 }
 
-fn text_column(name: &str, labels: &[String]) -> Column {
+pub(super) fn text_column(name: &str, labels: &[String]) -> Column {
     Column {
         name: name.to_string(),
         ctype: ColumnType::Text,
@@ -162,7 +165,7 @@ fn fmt_of(printed: Printed) -> NumberFormat {
     }
 }
 
-fn measure_value(rng: &mut SynthRng, m: &Measure) -> f64 {
+pub(super) fn measure_value(rng: &mut SynthRng, m: &Measure) -> f64 {
     rng.random_range(m.lo..m.hi)
 }
 

@@ -9,6 +9,7 @@ mod error_bar;
 mod kinds;
 mod measures;
 mod names;
+mod shape;
 mod values;
 mod waterfall;
 
@@ -50,6 +51,13 @@ pub enum SynthKind {
     /// the default rotation ([`SynthKind::ALL`]), so tables synthesized
     /// without a kind stay as they were; ask for it by name.
     Samples,
+    /// One signed series (a net change) over 5–12 categories (diverging
+    /// bar). Made only on request (`--kind`), like the two below.
+    Change,
+    /// The same measure in two years over 4–8 categories (dumbbell, slope).
+    Pair,
+    /// Scores of 1–3 items on 5–8 attributes of one scale (radar).
+    Profile,
 }
 
 impl SynthKind {
@@ -67,6 +75,9 @@ impl SynthKind {
 
     pub fn name(self) -> &'static str {
         match self {
+            SynthKind::Change => "change",
+            SynthKind::Pair => "pair",
+            SynthKind::Profile => "profile",
             SynthKind::Categories => "categories",
             SynthKind::Ranking => "ranking",
             SynthKind::Grouped => "grouped",
@@ -82,11 +93,15 @@ impl SynthKind {
         }
     }
 
-    /// Shapes made only on request, after the rotation's.
-    pub const ON_REQUEST: [SynthKind; 3] = [
+    /// Shapes made only when asked for: the round robin over [`Self::ALL`]
+    /// stays as it was, so every seeded table list is unchanged.
+    pub const ON_REQUEST: [SynthKind; 6] = [
         SynthKind::Waterfall,
         SynthKind::ErrorBar,
         SynthKind::Samples,
+        SynthKind::Change,
+        SynthKind::Pair,
+        SynthKind::Profile,
     ];
 
     pub fn from_name(name: &str) -> Option<Self> {

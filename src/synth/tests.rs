@@ -1,5 +1,5 @@
 use super::*;
-use crate::ir::{ColumnType, Table};
+use crate::ir::{ChartKind, ColumnType, Table};
 use crate::table::{format_value, load_table, write_table};
 use proptest::prelude::*;
 
@@ -28,8 +28,9 @@ fn deterministic_and_prefix_stable() {
 #[test]
 fn every_kind_has_its_shape() {
     for seed in 0..6 {
-        for kind in SynthKind::ALL {
+        for kind in SynthKind::ALL.into_iter().chain(SynthKind::ON_REQUEST) {
             let t = synth_table(seed, 0, kind);
+            let offered = crate::spec::suitable_kinds(&t);
             let k = t.series.len();
             match kind {
                 SynthKind::Categories => assert_eq!(k, 1),
@@ -73,8 +74,28 @@ fn every_kind_has_its_shape() {
                 }
                 SynthKind::Scatter => assert_eq!(k, 2),
                 SynthKind::Bubble => assert_eq!(k, 3),
-                SynthKind::Waterfall | SynthKind::ErrorBar | SynthKind::Samples => {
-                    unreachable!("made only on request")
+                // The on-request shapes are made for their kinds.
+                SynthKind::Waterfall => {
+                    assert!(offered.contains(&ChartKind::Waterfall), "{offered:?}")
+                }
+                SynthKind::ErrorBar => {
+                    assert!(offered.contains(&ChartKind::ErrorBar), "{offered:?}")
+                }
+                SynthKind::Samples => {
+                    assert!(offered.contains(&ChartKind::Histogram), "{offered:?}")
+                }
+                SynthKind::Change => {
+                    assert_eq!(k, 1);
+                    assert!(offered.contains(&ChartKind::DivergingBar), "{offered:?}");
+                }
+                SynthKind::Pair => {
+                    assert_eq!(k, 2);
+                    assert!(offered.contains(&ChartKind::Dumbbell), "{offered:?}");
+                    assert!(offered.contains(&ChartKind::Slope), "{offered:?}");
+                }
+                SynthKind::Profile => {
+                    assert!((1..=3).contains(&k));
+                    assert!(offered.contains(&ChartKind::Radar), "{offered:?}");
                 }
             }
             assert_eq!(

@@ -191,7 +191,7 @@ fn ask_reports_bad_arguments() {
     let table =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/cloud_revenue_billions.csv");
     let out = bin()
-        .args(["ask", table.to_str().unwrap(), "--kind", "radar"])
+        .args(["ask", table.to_str().unwrap(), "--kind", "sunburst"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));

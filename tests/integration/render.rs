@@ -871,7 +871,7 @@ fn cli_render_reports_bad_options() {
     for (args, needle) in [
         (vec!["--set", "bar_width=wide"], "bar_width"),
         (vec!["--set", "no_such=1"], "no_such"),
-        (vec!["--kind", "radar"], "radar"),
+        (vec!["--kind", "sunburst"], "sunburst"),
         (vec!["--theme", "neon"], "neon"),
         (vec!["--layout", "grid:axb"], "grid:axb"),
     ] {

@@ -118,6 +118,8 @@ fn hand_chart(id: &str, table: &str) -> ChartRecord {
                 annotation: None,
                 heatmap: None,
                 stat: None,
+                category_labels: Vec::new(),
+                radar: None,
             }],
             kpis: vec![],
             paragraph: None,

@@ -115,6 +115,8 @@ pub fn chart_record(id: &str, image: &str) -> ChartRecord {
             annotation: None,
             heatmap: None,
             stat: None,
+            category_labels: Vec::new(),
+            radar: None,
         }],
         kpis: vec![],
         paragraph: None,

@@ -1,0 +1,94 @@
+//! Which tables suit the diverging bar, dumbbell, slope and radar kinds, and
+//! which series each draws.
+
+use super::{is_commensurable, is_ordered_index, numeric_series};
+use crate::ir::{ChartKind, ColumnType, Table};
+
+/// Most categories a diverging bar chart or a dumbbell draws: one row each,
+/// and past this the rows are too thin for their labels.
+pub const ROWS_MAX: usize = 20;
+/// Most categories a slope chart draws: each is named at both ends of its
+/// line, and more names than this crowd the two axes.
+pub const SLOPE_MAX: usize = 8;
+/// A radar chart's spokes: fewer is not a polygon, more crowd the labels.
+pub const RADAR_SPOKES: std::ops::RangeInclusive<usize> = 3..=12;
+/// A radar chart's polygons: more than three hide each other.
+pub const RADAR_SERIES_MAX: usize = 3;
+
+fn complete(table: &Table, name: &str) -> Option<Vec<f64>> {
+    table
+        .series(name)?
+        .cells
+        .iter()
+        .map(|c| c.as_f64().filter(|v| v.is_finite()))
+        .collect()
+}
+
+/// The series a kind of this module draws from `table`, or why it cannot.
+pub fn series_for(table: &Table, kind: ChartKind) -> Result<Vec<String>, String> {
+    let numeric = numeric_series(table);
+    let n = table.n_rows();
+    let first = *numeric.first().ok_or("no numeric series")?;
+    match kind {
+        ChartKind::DivergingBar => {
+            let values = complete(table, first).ok_or("the series has missing values")?;
+            if !(2..=ROWS_MAX).contains(&n) {
+                return Err(format!("needs 2 to {ROWS_MAX} categories"));
+            }
+            // Bars on one side only are a plain bar chart.
+            if !(values.iter().any(|v| *v < 0.0) && values.iter().any(|v| *v > 0.0)) {
+                return Err("needs values on both sides of zero".into());
+            }
+            Ok(vec![first.to_string()])
+        }
+        ChartKind::Dumbbell | ChartKind::Slope => {
+            let max = if kind == ChartKind::Slope {
+                SLOPE_MAX
+            } else {
+                ROWS_MAX
+            };
+            if numeric.len() != 2 || !is_commensurable(table, &numeric) {
+                return Err("needs exactly two series on one scale".into());
+            }
+            if numeric.iter().any(|s| complete(table, s).is_none()) {
+                return Err("every category needs both values".into());
+            }
+            if !(2..=max).contains(&n) || is_ordered_index(table) {
+                return Err(format!("needs 2 to {max} named categories"));
+            }
+            Ok(numeric.iter().map(|s| s.to_string()).collect())
+        }
+        ChartKind::Radar => {
+            if !RADAR_SPOKES.contains(&n) || table.index.ctype != ColumnType::Text {
+                return Err("needs 3 to 12 named categories".into());
+            }
+            if numeric.len() > RADAR_SERIES_MAX
+                || (numeric.len() > 1 && !is_commensurable(table, &numeric))
+            {
+                return Err(format!("needs 1 to {RADAR_SERIES_MAX} series on one scale"));
+            }
+            // Values grow from the centre: negative ones have no place.
+            for s in &numeric {
+                let values = complete(table, s).ok_or("a series has missing values")?;
+                if values.iter().any(|v| *v < 0.0) || !values.iter().any(|v| *v > 0.0) {
+                    return Err("needs non-negative values, some above zero".into());
+                }
+            }
+            Ok(numeric.iter().map(|s| s.to_string()).collect())
+        }
+        _ => Err(format!("{} is not drawn here", kind.name())),
+    }
+}
+
+/// The kinds of this module that suit `table`, in the order offered.
+pub fn suitable(table: &Table) -> Vec<ChartKind> {
+    [
+        ChartKind::DivergingBar,
+        ChartKind::Dumbbell,
+        ChartKind::Slope,
+        ChartKind::Radar,
+    ]
+    .into_iter()
+    .filter(|k| series_for(table, *k).is_ok())
+    .collect()
+}
