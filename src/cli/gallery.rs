@@ -158,14 +158,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.one_per_kind {
         write_kind_thumbnails(&done, &args.output.join("kinds"))?;
     }
-    println!(
-        "{} charts from {} tables × {} themes: {}, {}",
-        done.len(),
-        tables.len(),
-        themes.len(),
-        index.display(),
-        sheet.display()
-    );
+    if args.one_per_kind {
+        println!(
+            "{} charts, one per kind, from {} tables: {}, {}",
+            done.len(),
+            tables.len(),
+            index.display(),
+            sheet.display()
+        );
+    } else {
+        println!(
+            "{} charts from {} tables × {} themes: {}, {}",
+            done.len(),
+            tables.len(),
+            themes.len(),
+            index.display(),
+            sheet.display()
+        );
+    }
     Ok(if failures > 0 {
         ExitCode::from(1)
     } else {

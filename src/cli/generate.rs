@@ -54,7 +54,8 @@ pub struct Overrides {
     /// Modified items per original item, in each modified set.
     #[arg(long)]
     pub variants_per_original: Option<usize>,
-    /// Chart kinds of the original charts (comma-separated, e.g. bar,line);
+    /// Chart kinds of the original charts (comma-separated, e.g. bar,line, or
+    /// `all`);
     /// the kinds added after heatmap (percent_stacked_bar, lollipop, waterfall,
     /// error_bar, histogram, box, violin, diverging_bar, dumbbell, slope,
     /// radar) are drawn only when named.
@@ -143,7 +144,11 @@ pub fn resolve_config(args: &Args) -> anyhow::Result<SuiteConfig> {
         c.variants_per_original = v;
     }
     if let Some(v) = &args.set.kinds {
-        c.kinds = parse_list(v, "chart kind", ChartKind::from_name)?;
+        c.kinds = if v.len() == 1 && v[0].trim().eq_ignore_ascii_case("all") {
+            ChartKind::ALL.to_vec()
+        } else {
+            parse_list(v, "chart kind", ChartKind::from_name)?
+        };
     }
     if let Some(v) = &args.set.original_theme {
         c.original_theme = v.clone();

@@ -40,6 +40,14 @@ pub fn suits_waterfall(table: &Table) -> bool {
     if !steps.iter().any(|v| *v > 0.0) || !steps.iter().any(|v| *v < 0.0) {
         return false;
     }
+    // A bridge starts from a level (last year's profit, opening cash) that
+    // the steps then move; a first row no larger than the steps is one more
+    // item of a list (net migration by city), whose running total means
+    // nothing.
+    let largest_step = steps.iter().map(|v| v.abs()).fold(0.0, f64::max);
+    if values[0] <= largest_step {
+        return false;
+    }
     let meta = &table.meta;
     let texts = [
         Some(name.to_string()),
@@ -131,6 +139,11 @@ mod tests {
         // A rate does not add up step by step.
         assert!(!suits_waterfall(&table(
             "Country,Growth rate\nA,1\nB,-2\nC,3\n"
+        )));
+        // A list of signed items whose first is no larger than the rest:
+        // no level to start from.
+        assert!(!suits_waterfall(&table(
+            "City,Net migration\nA,12\nB,-30\nC,8\nD,-5\n"
         )));
         // Two series: not one series of steps.
         assert!(!suits_waterfall(&table("S,a,b\nA,1,2\nB,-2,3\nC,3,1\n")));

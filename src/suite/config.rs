@@ -80,8 +80,9 @@ pub struct SuiteConfig {
     /// Modified items per original item, in each modified set.
     pub variants_per_original: usize,
     /// Chart kinds for original charts; empty = every kind suitable for the
-    /// table except the opt-in ones (`percent_stacked_bar`, `lollipop`,
-    /// `waterfall`, `error_bar`), which are drawn only when named here.
+    /// table except the opt-in ones (`ChartKind::is_opt_in`: the kinds added
+    /// after `heatmap`), which are drawn only when named here. A table that
+    /// suits a named opt-in kind gets it first: such a kind is made for it.
     pub kinds: Vec<ChartKind>,
     /// Theme of the original set (the homogeneous look models are tuned on).
     pub original_theme: String,

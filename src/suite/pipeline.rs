@@ -307,10 +307,14 @@ impl Env<'_> {
         if self.config.kinds.is_empty() {
             suitable.into_iter().filter(|k| !k.is_opt_in()).collect()
         } else {
-            suitable
+            // The opt-in kinds are the specialised ones (a waterfall for a
+            // bridge, a box plot for observations): a table they suit is
+            // drawn as one of them first.
+            let (special, general): (Vec<_>, Vec<_>) = suitable
                 .into_iter()
                 .filter(|k| self.config.kinds.contains(k))
-                .collect()
+                .partition(|k| k.is_opt_in());
+            special.into_iter().chain(general).collect()
         }
     }
 

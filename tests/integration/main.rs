@@ -11,6 +11,7 @@ mod browse_stats;
 mod composites;
 mod date_formats;
 mod demo;
+mod every_kind;
 mod furniture;
 mod fuzz_process;
 mod fuzz_tables;

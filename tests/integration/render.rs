@@ -922,6 +922,80 @@ fn cli_gallery_writes_images_index_and_contact_sheet() {
 }
 
 #[test]
+fn gallery_one_per_kind_draws_each_kind_once_and_the_readme_shows_each() {
+    // The fixtures and one synthesized table of each on-request shape, as
+    // scripts/kind_thumbnails.sh draws the README's thumbnails.
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("tables");
+    for shape in chartstress::synth::SynthKind::ON_REQUEST {
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_chartstress"))
+            .args([
+                "synth",
+                "--seed",
+                "1",
+                "--count",
+                "1",
+                "--kind",
+                shape.name(),
+                "-o",
+            ])
+            .arg(&tables)
+            .stdout(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "synth --kind {}", shape.name());
+    }
+    let gallery = dir.path().join("g");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_chartstress"))
+        .args([
+            "gallery",
+            "--one-per-kind",
+            "--quiet",
+            "--thumb-width",
+            "160",
+        ])
+        .arg("fixtures")
+        .arg(&tables)
+        .arg("-o")
+        .arg(&gallery)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let mut drawn = Vec::new();
+    for entry in std::fs::read_dir(gallery.join("images")).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        drawn.push(name.split("__").nth(1).unwrap().to_string());
+    }
+    drawn.sort();
+    let mut unique = drawn.clone();
+    unique.dedup();
+    assert_eq!(drawn, unique, "one image per kind");
+    for kind in chartstress::ir::ChartKind::ALL {
+        let name = kind.name();
+        assert!(drawn.iter().any(|k| k == name), "no table drew {name}");
+        let thumb = image::open(gallery.join("kinds").join(format!("{name}.png"))).unwrap();
+        assert_eq!(thumb.width(), 160, "{name}");
+        assert!(
+            readme.contains(&format!("docs/kinds/{name}.png")),
+            "README shows no thumbnail of {name}"
+        );
+        assert!(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join(format!("docs/kinds/{name}.png"))
+                .exists(),
+            "docs/kinds/{name}.png is missing"
+        );
+    }
+}
+
+#[test]
 fn awkward_tables_render_without_panicking() {
     use crate::support::{column, fmt, table, text_index};
     let one = |name: &str, v: Vec<Option<f64>>| column(name, &v, fmt(None, None, 0));
