@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use chartstress::ir::{ChartKind, MarkKind, PanelScene};
 use serde_json::Value;
 
-use crate::support::{bin, jsonl, run_ok};
+use crate::support::kind_suite::kind_suite;
+use crate::support::{bin, run_ok};
 
 fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/combo")
@@ -380,33 +381,8 @@ fn suite_of(
     kinds: &[ChartKind],
     folder: &Path,
 ) -> (Vec<Value>, BTreeMap<ChartKind, BTreeSet<String>>) {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("suite.toml");
-    let names: Vec<String> = kinds.iter().map(|k| format!("{:?}", k.name())).collect();
-    std::fs::write(
-        &config,
-        format!(
-            "tables = [{folder:?}]\nseed = 5\ncharts_per_table = 2\nquestions_per_chart = 12\n\
-             kinds = [{}]\n",
-            names.join(", ")
-        ),
-    )
-    .unwrap();
-    let suite = dir.path().join("suite");
-    run_ok(
-        bin()
-            .arg("generate")
-            .arg("--config")
-            .arg(&config)
-            .arg("--out")
-            .arg(&suite)
-            .arg("--quiet"),
-    );
-    let items = jsonl(&suite.join("items.jsonl"));
-    let charts: BTreeMap<String, Value> = jsonl(&suite.join("charts.jsonl"))
-        .into_iter()
-        .map(|c| (c["id"].as_str().unwrap().to_string(), c))
-        .collect();
+    let suite = kind_suite(folder, kinds, 5, 2);
+    let (items, charts) = (suite.items.clone(), &suite.charts);
     let mut families: BTreeMap<ChartKind, BTreeSet<String>> = BTreeMap::new();
     for item in &items {
         let parsed: chartstress::ir::Item = serde_json::from_value(item.clone()).unwrap();

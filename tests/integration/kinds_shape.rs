@@ -10,7 +10,8 @@ use std::path::Path;
 use chartstress::ir::{ChartKind, Mark, PanelScene, Tick};
 use serde_json::Value;
 
-use crate::support::{bin, jsonl, run_ok};
+use crate::support::kind_suite::kind_suite;
+use crate::support::{bin, run_ok};
 
 const KINDS: [ChartKind; 4] = [
     ChartKind::DivergingBar,
@@ -473,48 +474,13 @@ fn shape_kinds_are_offered_only_where_they_fit() {
 /// the oracle and the reader answer every item right, and the readability
 /// gate drops at most a fifth. Returns the items.
 fn checked_suite(folder: &Path, kinds: &[ChartKind], charts_per_table: usize) -> Vec<Value> {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("suite.toml");
-    let names: Vec<String> = kinds.iter().map(|k| format!("{:?}", k.name())).collect();
-    std::fs::write(
-        &config,
-        format!(
-            "tables = [{folder:?}]\nseed = 3\ncharts_per_table = {charts_per_table}\n\
-             questions_per_chart = 12\nkinds = [{}]\n",
-            names.join(", ")
-        ),
-    )
-    .unwrap();
-    let suite = dir.path().join("suite");
-    run_ok(
-        bin()
-            .arg("generate")
-            .arg("--config")
-            .arg(&config)
-            .arg("--out")
-            .arg(&suite)
-            .arg("--quiet"),
-    );
-    let items = jsonl(&suite.join("items.jsonl"));
-    let charts: BTreeMap<String, Value> = jsonl(&suite.join("charts.jsonl"))
-        .into_iter()
-        .map(|c| (c["id"].as_str().unwrap().to_string(), c))
-        .collect();
-    let manifest: Value =
-        serde_json::from_str(&std::fs::read_to_string(suite.join("suite.json")).unwrap()).unwrap();
-    let gated: u64 = manifest["counts"]["dropped"]
-        .as_object()
-        .map(|o| {
-            o.iter()
-                .filter(|(k, _)| k.starts_with("reader:"))
-                .map(|(_, n)| n.as_u64().unwrap())
-                .sum()
-        })
-        .unwrap_or(0);
+    let suite = kind_suite(folder, kinds, 3, charts_per_table);
+    let (items, charts) = (suite.items.clone(), &suite.charts);
+    let gated = suite.reader_drops();
     assert!(
         gated as usize * 5 <= items.len(),
-        "{:?}",
-        manifest["counts"]["dropped"]
+        "{gated} of {} dropped",
+        items.len()
     );
     for item in &items {
         let parsed: chartstress::ir::Item = serde_json::from_value(item.clone()).unwrap();

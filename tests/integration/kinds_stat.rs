@@ -7,9 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use chartstress::ir::{ChartKind, PanelScene};
-use serde_json::Value;
 
-use crate::support::{bin, jsonl, run_ok};
+use crate::support::kind_suite::kind_suite;
+use crate::support::{bin, run_ok};
 
 const KINDS: [ChartKind; 3] = [ChartKind::Histogram, ChartKind::BoxPlot, ChartKind::Violin];
 
@@ -274,30 +274,8 @@ fn stat_suites_are_answered_by_oracle_and_reader() {
     let dir = tempfile::tempdir().unwrap();
     let tables = dir.path().join("tables");
     synth_samples(&tables, 4);
-    let config = dir.path().join("suite.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "tables = [{tables:?}]\nseed = 5\ncharts_per_table = 3\nquestions_per_chart = 12\n\
-             kinds = [\"histogram\", \"box\", \"violin\"]\n"
-        ),
-    )
-    .unwrap();
-    let suite = dir.path().join("suite");
-    run_ok(
-        bin()
-            .arg("generate")
-            .arg("--config")
-            .arg(&config)
-            .arg("--out")
-            .arg(&suite)
-            .arg("--quiet"),
-    );
-    let items = jsonl(&suite.join("items.jsonl"));
-    let charts: BTreeMap<String, Value> = jsonl(&suite.join("charts.jsonl"))
-        .into_iter()
-        .map(|c| (c["id"].as_str().unwrap().to_string(), c))
-        .collect();
+    let suite = kind_suite(&tables, &KINDS, 5, 3);
+    let (items, charts) = (suite.items.clone(), &suite.charts);
     let mut families: BTreeMap<ChartKind, BTreeSet<String>> = BTreeMap::new();
     for item in &items {
         let parsed: chartstress::ir::Item = serde_json::from_value(item.clone()).unwrap();

@@ -9,7 +9,7 @@ use std::path::Path;
 use chartstress::ir::{ChartKind, PanelScene};
 use serde_json::Value;
 
-use crate::support::{bin, jsonl, run_ok};
+use crate::support::kind_suite::kind_suite;
 
 fn fixtures() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
@@ -204,48 +204,17 @@ fn suite_of(kind: ChartKind, tables: &[&str]) -> Vec<Value> {
             }
         }
     }
-    let config = dir.path().join("suite.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "tables = [{folder:?}]\nseed = 3\ncharts_per_table = 1\nquestions_per_chart = 12\n\
-             kinds = [\"{}\"]\n",
-            kind.name()
-        ),
-    )
-    .unwrap();
-    let suite = dir.path().join("suite");
-    run_ok(
-        bin()
-            .arg("generate")
-            .arg("--config")
-            .arg(&config)
-            .arg("--out")
-            .arg(&suite)
-            .arg("--quiet"),
-    );
-    let items = jsonl(&suite.join("items.jsonl"));
-    let charts: BTreeMap<String, Value> = jsonl(&suite.join("charts.jsonl"))
-        .into_iter()
-        .map(|c| (c["id"].as_str().unwrap().to_string(), c))
-        .collect();
-    let manifest: Value =
-        serde_json::from_str(&std::fs::read_to_string(suite.join("suite.json")).unwrap()).unwrap();
-    let gated: u64 = manifest["counts"]["dropped"]
-        .as_object()
-        .unwrap()
-        .iter()
-        .filter(|(k, _)| k.starts_with("reader:"))
-        .map(|(_, n)| n.as_u64().unwrap())
-        .sum();
+    let suite = kind_suite(&folder, &[kind], 3, 1);
+    let (items, charts) = (suite.items.clone(), &suite.charts);
+    let gated = suite.reader_drops();
     eprintln!(
         "{kind:?}: {} items, {gated} dropped by the reader gate",
         items.len()
     );
     assert!(
         gated as usize * 5 <= items.len(),
-        "{kind:?}: {:?}",
-        manifest["counts"]["dropped"]
+        "{kind:?}: {gated} of {} dropped",
+        items.len()
     );
     let mut families = BTreeSet::new();
     for item in &items {

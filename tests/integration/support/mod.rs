@@ -1,6 +1,7 @@
 //! Tables built in code for render tests (independent of the table loader).
 #![allow(dead_code)]
 
+pub mod kind_suite;
 pub mod printed_csv;
 
 use chartstress::ir::{Cell, Column, ColumnType, NumberFormat, Table, TableMeta};
