@@ -55,7 +55,7 @@ pub struct Overrides {
     #[arg(long)]
     pub variants_per_original: Option<usize>,
     /// Chart kinds of the original charts (comma-separated, e.g. bar,line);
-    /// percent_stacked_bar, lollipop, waterfall and error_bar are drawn only
+    /// percent_stacked_bar, lollipop, waterfall, error_bar and dual_axis are drawn only
     /// when named.
     #[arg(long, value_delimiter = ',')]
     pub kinds: Option<Vec<String>>,

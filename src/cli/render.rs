@@ -27,7 +27,7 @@ pub struct Args {
     pub table: PathBuf,
     /// Chart kind: bar, horizontal_bar, grouped_bar, stacked_bar, line, area,
     /// stacked_area, pie, donut, scatter, bubble, heatmap, percent_stacked_bar,
-    /// lollipop, waterfall, error_bar. Default: best suited.
+    /// lollipop, waterfall, error_bar, dual_axis. Default: best suited.
     #[arg(long)]
     pub kind: Option<String>,
     /// Theme name (see `chartstress gallery` or docs): classic, newsprint, business, …

@@ -22,7 +22,7 @@ chartstress synth --seed 1 --count 5 --kind shares -o out/pies\n  \
 chartstress synth --seed 3 --count 9 --kind trend -o out/lines\n\n\
 Kinds: categories (bar), ranking (horizontal bar, long labels), grouped, stacked, \
 trend (years), monthly (dates), shares (pie/donut), scatter, bubble; waterfall (start \
-value and signed steps) and error_bar (means with CI bounds or ± SE/SD) only with --kind. Without --kind the others take turns."
+value and signed steps) and error_bar (means with CI bounds or ± SE/SD) and dual_axis (two measures in different units, e.g. revenue and margin) only with --kind. Without --kind the others take turns."
 )]
 pub struct Args {
     /// Base seed; the same seed gives byte-identical files.

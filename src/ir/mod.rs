@@ -19,8 +19,8 @@ pub use item::{Change, Item, Perturbation, QuestionType, Realization, SetName, T
 pub use prediction::{Prediction, Usage};
 pub use query::Query;
 pub use scene::{
-    AnnotationScene, BBox, ColorBar, HeatmapScene, LegendEntry, Mark, MarkKind, PanelScene, Scene,
-    TextBox, Tick,
+    AnnotationScene, BBox, ColorBar, DualAxisScene, HeatmapScene, LegendEntry, Mark, MarkKind,
+    PanelScene, Scene, TextBox, Tick,
 };
 pub use spec::{
     Align, Annotation, AnnotationMark, ChartKind, ChartSpec, Colormap, DashboardPanel, DateStyle,

@@ -152,6 +152,25 @@ pub struct PanelScene {
     /// A heatmap's grid orientation and colour bar (heatmaps only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub heatmap: Option<HeatmapScene>,
+    /// A dual-axis panel's second value axis and which series each axis
+    /// reads (dual-axis charts only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dual_axis: Option<DualAxisScene>,
+}
+
+/// The two value axes of a dual-axis panel. The left axis is the panel's
+/// `y_ticks`/`y_label`; the right one is recorded here.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DualAxisScene {
+    /// The series drawn as bars and read on the left axis.
+    pub left_series: String,
+    /// The series drawn as a line and read on the right axis.
+    pub right_series: String,
+    /// The right axis' title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub right_label: Option<TextBox>,
+    /// Labeled right-axis ticks in bottom-to-top order.
+    pub right_ticks: Vec<Tick>,
 }
 
 impl PanelScene {
@@ -176,6 +195,7 @@ impl PanelScene {
             direct_labels: Vec::new(),
             annotation: None,
             heatmap: None,
+            dual_axis: None,
         }
     }
 }

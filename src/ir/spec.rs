@@ -37,11 +37,15 @@ pub enum ChartKind {
     /// whisker from the lower to the upper bound). Its panel table holds
     /// the bounds (see `spec::error_bar::error_bar_table`).
     ErrorBar,
+    /// Two series of different units or scales on one chart: the first as
+    /// bars read on the left axis, the second as a line with markers read
+    /// on a second value axis on the right (see `spec::dual_axis`).
+    DualAxis,
 }
 
 impl ChartKind {
     /// New kinds go last so that seeded picks over earlier ones keep their order.
-    pub const ALL: [ChartKind; 16] = [
+    pub const ALL: [ChartKind; 17] = [
         ChartKind::Bar,
         ChartKind::HorizontalBar,
         ChartKind::GroupedBar,
@@ -58,6 +62,7 @@ impl ChartKind {
         ChartKind::Lollipop,
         ChartKind::Waterfall,
         ChartKind::ErrorBar,
+        ChartKind::DualAxis,
     ];
 
     pub fn name(self) -> &'static str {
@@ -78,6 +83,7 @@ impl ChartKind {
             ChartKind::Lollipop => "lollipop",
             ChartKind::Waterfall => "waterfall",
             ChartKind::ErrorBar => "error_bar",
+            ChartKind::DualAxis => "dual_axis",
         }
     }
 
@@ -99,6 +105,7 @@ impl ChartKind {
                 | ChartKind::Lollipop
                 | ChartKind::Waterfall
                 | ChartKind::ErrorBar
+                | ChartKind::DualAxis
         )
     }
 

@@ -319,6 +319,7 @@ fn panel_scene(index: usize, row: u32, col: u32, area: BBox, p: &PanelSpec) -> P
         direct_labels: Vec::new(),
         annotation: None,
         heatmap: None,
+        dual_axis: None,
     }
 }
 

@@ -408,6 +408,7 @@ fn to_hypothetical(base: &Query, data: &PanelData, rng: &mut Xoshiro256PlusPlus)
         crate::ir::ChartKind::PercentStackedBar
             | crate::ir::ChartKind::Waterfall
             | crate::ir::ChartKind::ErrorBar
+            | crate::ir::ChartKind::DualAxis
     ) {
         return None;
     }

@@ -737,6 +737,7 @@ mod tests {
                 direct_labels: Vec::new(),
                 annotation: None,
                 heatmap: None,
+                dual_axis: None,
             }],
             kpis: Vec::new(),
             paragraph: None,

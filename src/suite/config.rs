@@ -77,7 +77,7 @@ pub struct SuiteConfig {
     pub variants_per_original: usize,
     /// Chart kinds for original charts; empty = every kind suitable for the
     /// table except the opt-in ones (`percent_stacked_bar`, `lollipop`,
-    /// `waterfall`, `error_bar`), which are drawn only when named here.
+    /// `waterfall`, `error_bar`, `dual_axis`), which are drawn only when named here.
     pub kinds: Vec<ChartKind>,
     /// Theme of the original set (the homogeneous look models are tuned on).
     pub original_theme: String,

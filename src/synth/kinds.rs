@@ -25,6 +25,7 @@ pub fn generate(kind: SynthKind, rng: &mut SynthRng) -> Table {
         SynthKind::Bubble => scatter(rng, true),
         SynthKind::Waterfall => super::waterfall::waterfall(rng),
         SynthKind::ErrorBar => super::error_bar::error_bar(rng),
+        SynthKind::DualAxis => super::dual_axis::dual_axis(rng),
     }
 }
 

@@ -5,6 +5,7 @@
 //! Every table draws from its own generator, seeded from (seed, kind, index),
 //! so table `i` is the same whether 5 or 500 tables are generated.
 
+mod dual_axis;
 mod error_bar;
 mod kinds;
 mod measures;
@@ -46,6 +47,9 @@ pub enum SynthKind {
     Waterfall,
     /// A mean per group with its interval (error bars), also on request only.
     ErrorBar,
+    /// Two measures in different units or scales (a dual-axis chart), also
+    /// on request only.
+    DualAxis,
 }
 
 impl SynthKind {
@@ -74,11 +78,16 @@ impl SynthKind {
             SynthKind::Bubble => "bubble",
             SynthKind::Waterfall => "waterfall",
             SynthKind::ErrorBar => "error_bar",
+            SynthKind::DualAxis => "dual_axis",
         }
     }
 
     /// Shapes made only on request, after the rotation's.
-    pub const ON_REQUEST: [SynthKind; 2] = [SynthKind::Waterfall, SynthKind::ErrorBar];
+    pub const ON_REQUEST: [SynthKind; 3] = [
+        SynthKind::Waterfall,
+        SynthKind::ErrorBar,
+        SynthKind::DualAxis,
+    ];
 
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL

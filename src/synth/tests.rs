@@ -73,7 +73,9 @@ fn every_kind_has_its_shape() {
                 }
                 SynthKind::Scatter => assert_eq!(k, 2),
                 SynthKind::Bubble => assert_eq!(k, 3),
-                SynthKind::Waterfall | SynthKind::ErrorBar => unreachable!("made only on request"),
+                SynthKind::Waterfall | SynthKind::ErrorBar | SynthKind::DualAxis => {
+                    unreachable!("made only on request")
+                }
             }
             assert_eq!(
                 t.index.ctype == ColumnType::Text,
@@ -178,6 +180,17 @@ fn error_bar_tables_suit_error_bars() {
         let t = synth_table(seed, 0, SynthKind::ErrorBar);
         assert!(
             crate::spec::suitable_kinds(&t).contains(&crate::ir::ChartKind::ErrorBar),
+            "{seed}: {t:?}"
+        );
+    }
+}
+
+#[test]
+fn dual_axis_tables_suit_dual_axes() {
+    for seed in 0..40 {
+        let t = synth_table(seed, 0, SynthKind::DualAxis);
+        assert!(
+            crate::spec::suitable_kinds(&t).contains(&crate::ir::ChartKind::DualAxis),
             "{seed}: {t:?}"
         );
     }

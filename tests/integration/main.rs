@@ -23,6 +23,7 @@ mod interop;
 mod interop_hf;
 mod interop_inspect;
 mod kinds_combo;
+mod kinds_dual;
 mod new_kinds;
 mod pairs;
 mod paraphrase;

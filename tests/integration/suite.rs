@@ -115,6 +115,7 @@ fn hand_chart(id: &str, table: &str) -> ChartRecord {
                 direct_labels: vec![],
                 annotation: None,
                 heatmap: None,
+                dual_axis: None,
             }],
             kpis: vec![],
             paragraph: None,

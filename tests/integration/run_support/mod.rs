@@ -112,6 +112,7 @@ pub fn chart_record(id: &str, image: &str) -> ChartRecord {
             direct_labels: vec![],
             annotation: None,
             heatmap: None,
+            dual_axis: None,
         }],
         kpis: vec![],
         paragraph: None,
