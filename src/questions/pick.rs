@@ -99,6 +99,7 @@ pub fn descriptive_family_fits(family: &str, p: &PanelScene, panels: usize) -> b
         // are asked about on their own.
         "x_tick_step" | "y_tick_step" | "tick_count" => !circular && !heatmap,
         "lowest_colorbar_tick" | "highest_colorbar_tick" => heatmap,
+        "series_axis" => p.dual_axis.is_some(),
         "leftmost_x_tick" | "rightmost_x_tick" | "lowest_y_tick" | "highest_y_tick" | "x_label"
         | "y_label" => !circular,
         "line_count" => p.kind == ChartKind::Line,

@@ -316,6 +316,26 @@ fn dual_axis_suites_are_answered_by_oracle_and_reader() {
             parsed.answer
         );
     }
+    // Which axis a series is read on: left for the CSV's first column,
+    // right for its second.
+    let mut sides = BTreeSet::new();
+    for item in &items {
+        if item["family"] != "series_axis" || item["set"] != "original" {
+            continue;
+        }
+        let q = item["question"].as_str().unwrap();
+        let table = item["table_id"].as_str().unwrap();
+        let (_, cols) = read_csv(&tables.join(format!("{table}.csv")));
+        let want = if q.contains(&format!(" {} read on", cols[0].0)) {
+            "left"
+        } else {
+            assert!(q.contains(&format!(" {} read on", cols[1].0)), "{q}");
+            "right"
+        };
+        assert_eq!(item["answer"]["value"], want, "{q}");
+        sides.insert(want);
+    }
+    assert!(!sides.is_empty(), "no axis question was asked");
     let data: Vec<&String> = families
         .iter()
         .filter(|f| chartstress::questions::pick::DATA_FAMILIES.contains(&f.as_str()))
