@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 bin=${CHARTSTRESS:-target/release/chartstress}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for shape in waterfall error_bar samples change pair profile; do
+for shape in waterfall error_bar samples change pair profile dual_axis; do
   "$bin" synth --seed 1 --count 1 --kind "$shape" -o "$work/tables" > /dev/null
 done
 "$bin" gallery --one-per-kind --quiet --thumb-width 240 fixtures "$work/tables" -o "$work/gallery"

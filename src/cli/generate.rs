@@ -58,7 +58,7 @@ pub struct Overrides {
     /// `all`);
     /// the kinds added after heatmap (percent_stacked_bar, lollipop, waterfall,
     /// error_bar, histogram, box, violin, diverging_bar, dumbbell, slope,
-    /// radar) are drawn only when named.
+    /// radar, dual_axis) are drawn only when named.
     #[arg(long, value_delimiter = ',')]
     pub kinds: Option<Vec<String>>,
     /// Theme of the original set.

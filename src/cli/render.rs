@@ -28,7 +28,7 @@ pub struct Args {
     /// Chart kind: bar, horizontal_bar, grouped_bar, stacked_bar, line, area,
     /// stacked_area, pie, donut, scatter, bubble, heatmap, percent_stacked_bar,
     /// lollipop, waterfall, error_bar, histogram, box, violin, diverging_bar,
-    /// dumbbell, slope, radar. Default: best suited.
+    /// dumbbell, slope, radar, dual_axis. Default: best suited.
     #[arg(long)]
     pub kind: Option<String>,
     /// Theme name (see `chartstress gallery` or docs): classic, newsprint, business, …

@@ -24,7 +24,8 @@ Kinds: categories (bar), ranking (horizontal bar, long labels), grouped, stacked
 trend (years), monthly (dates), shares (pie/donut), scatter, bubble; on request only \
 (--kind): waterfall (start value and signed steps), error_bar (means with CI bounds or \
 ± SE/SD), samples (raw observations: histogram, box, violin), change (diverging bar), \
-pair (dumbbell, slope), profile (radar). Without --kind the first nine take turns."
+pair (dumbbell, slope), profile (radar), dual_axis (two measures in different units, \
+e.g. revenue and margin). Without --kind the first nine take turns."
 )]
 pub struct Args {
     /// Base seed; the same seed gives byte-identical files.

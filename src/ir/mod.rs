@@ -19,9 +19,9 @@ pub use item::{Change, Item, Perturbation, QuestionType, Realization, SetName, T
 pub use prediction::{Prediction, Usage};
 pub use query::Query;
 pub use scene::{
-    AnnotationScene, BBox, BinScene, CategoryLabel, ColorBar, FigureScene, GroupScene,
-    HeatmapScene, LegendEntry, Mark, MarkKind, OutlierScene, PanelScene, RadarScene, Scene, Spoke,
-    StatScene, TextBox, Tick,
+    AnnotationScene, BBox, BinScene, CategoryLabel, ColorBar, DualAxisScene, FigureScene,
+    GroupScene, HeatmapScene, LegendEntry, Mark, MarkKind, OutlierScene, PanelScene, RadarScene,
+    Scene, Spoke, StatScene, TextBox, Tick,
 };
 pub use spec::{
     Align, Annotation, AnnotationMark, ChartKind, ChartSpec, Colormap, DashboardPanel, DateStyle,

@@ -253,6 +253,11 @@ pub enum Query {
     TickCount {
         panel: PanelIndex,
     },
+    /// Which value axis (left or right) a dual-axis chart reads a series on.
+    SeriesAxis {
+        panel: PanelIndex,
+        series: String,
+    },
     /// The lowest (or highest) printed tick of a heatmap's colour bar:
     /// the ends of its range, as CharXiv asks of continuous legends.
     ColorbarTick {
@@ -409,6 +414,7 @@ impl Query {
             | Query::LegendLabels { panel }
             | Query::GeneralTrend { panel }
             | Query::TickCount { panel }
+            | Query::SeriesAxis { panel, .. }
             | Query::Source { panel }
             | Query::Subtitle { panel }
             | Query::Note { panel }

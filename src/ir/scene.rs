@@ -167,6 +167,10 @@ pub struct PanelScene {
     /// rings' printed values are the `y_ticks`, placed along the upward spoke.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub radar: Option<RadarScene>,
+    /// A dual-axis panel's second value axis and which series each axis
+    /// reads (dual-axis charts only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dual_axis: Option<DualAxisScene>,
 }
 
 /// A printed category name and the category it names (table form).
@@ -195,6 +199,21 @@ pub struct Spoke {
     pub angle_deg: f32,
 }
 
+/// The two value axes of a dual-axis panel. The left axis is the panel's
+/// `y_ticks`/`y_label`; the right one is recorded here.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DualAxisScene {
+    /// The series drawn as bars and read on the left axis.
+    pub left_series: String,
+    /// The series drawn as a line and read on the right axis.
+    pub right_series: String,
+    /// The right axis' title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub right_label: Option<TextBox>,
+    /// Labeled right-axis ticks in bottom-to-top order.
+    pub right_ticks: Vec<Tick>,
+}
+
 impl PanelScene {
     /// A panel with nothing drawn yet: the renderers fill it as they draw.
     pub fn blank(index: usize, row: u32, col: u32, kind: ChartKind, table_id: &str) -> PanelScene {
@@ -220,6 +239,7 @@ impl PanelScene {
             stat: None,
             category_labels: Vec::new(),
             radar: None,
+            dual_axis: None,
         }
     }
 }

@@ -60,11 +60,15 @@ pub enum ChartKind {
     /// One spoke per category around a centre, one polygon per series,
     /// values read on printed rings.
     Radar,
+    /// Two series of different units or scales on one chart: the first as
+    /// bars read on the left axis, the second as a line with markers read
+    /// on a second value axis on the right (see `spec::dual_axis`).
+    DualAxis,
 }
 
 impl ChartKind {
     /// New kinds go last so that seeded picks over earlier ones keep their order.
-    pub const ALL: [ChartKind; 23] = [
+    pub const ALL: [ChartKind; 24] = [
         ChartKind::Bar,
         ChartKind::HorizontalBar,
         ChartKind::GroupedBar,
@@ -88,6 +92,7 @@ impl ChartKind {
         ChartKind::Dumbbell,
         ChartKind::Slope,
         ChartKind::Radar,
+        ChartKind::DualAxis,
     ];
 
     pub fn name(self) -> &'static str {
@@ -115,6 +120,7 @@ impl ChartKind {
             ChartKind::Dumbbell => "dumbbell",
             ChartKind::Slope => "slope",
             ChartKind::Radar => "radar",
+            ChartKind::DualAxis => "dual_axis",
         }
     }
 
@@ -143,6 +149,7 @@ impl ChartKind {
                 | ChartKind::Dumbbell
                 | ChartKind::Slope
                 | ChartKind::Radar
+                | ChartKind::DualAxis
         )
     }
 

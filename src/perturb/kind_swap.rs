@@ -125,6 +125,11 @@ pub fn candidates(panel: &PanelSpec) -> Vec<ChartKind> {
                 out.push(ChartKind::Line);
             }
         }
+        // Two series in different units or scales: on grouped bars or one
+        // line chart they would share one axis and the smaller series would
+        // lie flat along the bottom, so no other kind keeps every value
+        // readable.
+        ChartKind::DualAxis => {}
         ChartKind::Scatter | ChartKind::Bubble => {}
         // Boxes and violins draw the same groups on the same value axis
         // from the same observations: every median stays where it was.

@@ -299,6 +299,12 @@ pub(crate) fn execute(query: &Query, ctx: &Ctx, scene: &Scene) -> Result<Answer,
             text(classify_trend(&values)?.label())
         }
         Query::TickCount { .. } => number((p.x_ticks.len() + p.y_ticks.len()) as f64, 0, None)?,
+        // A dual-axis chart's series are read on the axis the scene records.
+        Query::SeriesAxis { series, .. } => match &p.dual_axis {
+            Some(d) if d.left_series == *series => text("left"),
+            Some(d) if d.right_series == *series => text("right"),
+            _ => not_applicable(),
+        },
         Query::ColorbarTick { last, .. } => {
             let ticks = p.heatmap.as_ref().map(|h| &h.colorbar.ticks);
             let tick = ticks.and_then(|t| if *last { t.last() } else { t.first() });

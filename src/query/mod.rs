@@ -159,6 +159,7 @@ pub fn is_descriptive(query: &Query) -> bool {
             | Query::GeneralTrend { .. }
             | Query::TickCount { .. }
             | Query::ColorbarTick { .. }
+            | Query::SeriesAxis { .. }
             | Query::SubplotLayout
             | Query::SubplotCount
             | Query::PanelCount
@@ -226,6 +227,7 @@ pub const DESCRIPTIVE_FAMILIES: &[&str] = &[
     "kpi_value",
     "lowest_colorbar_tick",
     "highest_colorbar_tick",
+    "series_axis",
 ];
 
 /// Families about a chart's annotation, asked only of charts that draw one:
@@ -320,6 +322,7 @@ pub fn family(query: &Query) -> &'static str {
         Query::LegendLabels { .. } => "legend_labels",
         Query::GeneralTrend { .. } => "general_trend",
         Query::TickCount { .. } => "tick_count",
+        Query::SeriesAxis { .. } => "series_axis",
         Query::ColorbarTick { last, .. } => {
             if *last {
                 "highest_colorbar_tick"

@@ -324,6 +324,7 @@ fn panel_scene(index: usize, row: u32, col: u32, area: BBox, p: &PanelSpec) -> P
         stat: None,
         category_labels: Vec::new(),
         radar: None,
+        dual_axis: None,
     }
 }
 

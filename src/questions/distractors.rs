@@ -222,6 +222,8 @@ fn text_candidates(query: &Query, data: Option<&PanelData>, scene: &Scene) -> Ve
                 );
             }
         }
+        // The other side is the one wrong answer.
+        Query::SeriesAxis { .. } => out.extend(["left".to_string(), "right".to_string()]),
         Query::LegendLabels { .. } => {
             for p in &scene.panels {
                 out.extend(p.legend.iter().map(|e| e.label.clone()));

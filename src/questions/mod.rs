@@ -252,7 +252,18 @@ fn descriptive_query(
             })
             .collect();
         let fam = *choose(&mut rng, &fams)?;
-        let q = pick::descriptive_query(fam, panel.index)?;
+        // Which axis reads a series asks about one of the chart's two.
+        let q = match (fam, &panel.dual_axis) {
+            ("series_axis", Some(d)) => Query::SeriesAxis {
+                panel: panel.index,
+                series: if rng.random_bool(0.5) {
+                    d.left_series.clone()
+                } else {
+                    d.right_series.clone()
+                },
+            },
+            _ => pick::descriptive_query(fam, panel.index)?,
+        };
         if let Ok(answer) = execute(&q, spec, scene)
             && answer != Answer::Unanswerable
         {
@@ -414,6 +425,7 @@ fn to_hypothetical(base: &Query, data: &PanelData, rng: &mut Xoshiro256PlusPlus)
         crate::ir::ChartKind::PercentStackedBar
             | crate::ir::ChartKind::Waterfall
             | crate::ir::ChartKind::ErrorBar
+            | crate::ir::ChartKind::DualAxis
     ) || data.kind.is_statistical()
     {
         return None;

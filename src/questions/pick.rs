@@ -64,6 +64,15 @@ pub fn data_family_fits(family: &str, d: &PanelData) -> bool {
             "value_at" | "argmax" | "argmin" | "max_value" | "min_value" | "difference" | "compare"
         );
     }
+    // A dual-axis chart: each series' values, extremes and differences,
+    // each read on its own axis; nothing adds or compares the two series,
+    // which are in different units.
+    if d.kind == ChartKind::DualAxis {
+        return matches!(
+            family,
+            "value_at" | "argmax" | "argmin" | "max_value" | "min_value" | "difference" | "compare"
+        );
+    }
     if d.kind == ChartKind::Waterfall {
         return matches!(
             family,
@@ -115,6 +124,11 @@ pub fn descriptive_family_fits(family: &str, p: &PanelScene, panels: usize) -> b
                 family,
                 "lowest_y_tick" | "highest_y_tick" | "y_tick_step" | "y_label"
             )
+        || p.dual_axis.is_some()
+            && matches!(
+                family,
+                "y_tick_step" | "tick_count" | "lowest_y_tick" | "highest_y_tick" | "y_label"
+            )
     {
         return false;
     }
@@ -123,6 +137,7 @@ pub fn descriptive_family_fits(family: &str, p: &PanelScene, panels: usize) -> b
         // are asked about on their own.
         "x_tick_step" | "y_tick_step" | "tick_count" => !circular && !heatmap,
         "lowest_colorbar_tick" | "highest_colorbar_tick" => heatmap,
+        "series_axis" => p.dual_axis.is_some(),
         "leftmost_x_tick" | "rightmost_x_tick" | "lowest_y_tick" | "highest_y_tick" | "x_label"
         | "y_label" => !circular,
         "line_count" => p.kind == ChartKind::Line,
@@ -268,7 +283,9 @@ pub fn data_query(
     let s = &d.series[*one(rng, &named)];
     let name = s.name.clone();
     let cat = |i: usize| d.categories[rows[i]].clone();
-    let multi = named.len() >= 2 && !d.kind.is_circular() && !waterfall && !error_bars;
+    // Cells of two series in different units are never compared.
+    let dual = d.kind == ChartKind::DualAxis;
+    let multi = named.len() >= 2 && !d.kind.is_circular() && !waterfall && !error_bars && !dual;
     let cells = |rng: &mut Xoshiro256PlusPlus| -> Option<(CellRef, CellRef)> {
         if multi && rng.random_bool(0.4) {
             let (i, j) = two(rng, named.len());

@@ -767,6 +767,7 @@ mod tests {
                 stat: None,
                 category_labels: Vec::new(),
                 radar: None,
+                dual_axis: None,
             }],
             kpis: Vec::new(),
             paragraph: None,

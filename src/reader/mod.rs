@@ -367,6 +367,14 @@ fn printed(query: &Query, scene: &Scene, view: &View) -> Result<(), Stop> {
                     .flat_map(|h| &h.colorbar.ticks)
                     .map(|t| t.bbox),
             ),
+            // Which axis reads a series: its title (in the series' name and
+            // colour) on that side.
+            Query::SeriesAxis { .. } => boxes.extend(
+                p.y_label
+                    .iter()
+                    .chain(p.dual_axis.iter().flat_map(|d| &d.right_label))
+                    .map(|t| t.bbox),
+            ),
             Query::LegendCount { .. } | Query::LegendLabels { .. } => {
                 boxes.extend(p.legend.iter().map(|e| e.bbox))
             }

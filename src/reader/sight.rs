@@ -24,6 +24,8 @@ pub struct Sight<'a> {
     pub panel: &'a PanelScene,
     pub view: &'a View,
     value_axis: Option<ValueAxis>,
+    /// A dual-axis chart's right axis and the series read on it.
+    right_axis: Option<(ValueAxis, String)>,
     /// A scatter plot's x axis and the series it shows (named by its title).
     x_axis: Option<(ValueAxis, String)>,
     horizontal: bool,
@@ -177,6 +179,9 @@ impl<'a> Sight<'a> {
             panel,
             view,
             value_axis: ValueAxis::from_ticks(value_ticks, view),
+            right_axis: panel.dual_axis.as_ref().and_then(|d| {
+                ValueAxis::from_ticks(&d.right_ticks, view).map(|a| (a, d.right_series.clone()))
+            }),
             x_axis: if scatter {
                 ValueAxis::from_ticks(&panel.x_ticks, view)
                     .zip(legible_text(view, &panel.x_label).map(str::to_string))
@@ -316,6 +321,19 @@ impl<'a> Sight<'a> {
             } else {
                 Err(Stop::Absent(format!("no series named {name:?}")))
             };
+        }
+        // A dual-axis chart's axis titles name its two series too.
+        if let Some(d) = &p.dual_axis {
+            let titled = [
+                legible_text(self.view, &p.y_label),
+                legible_text(self.view, &d.right_label),
+            ]
+            .into_iter()
+            .flatten()
+            .any(|t| label_names(t, name) || t.starts_with(name));
+            if titled && self.drawn.iter().any(|s| s == name) {
+                return Ok(());
+            }
         }
         if p.kind.is_circular() || self.drawn.len() == 1 {
             if self.drawn.iter().any(|s| s == name) || p.kind.is_circular() {
@@ -566,7 +584,22 @@ impl<'a> Sight<'a> {
                 }
             }
             MarkKind::LinePoint => {
-                let axis = self.axis()?;
+                // The right-axis series is read on the right axis' ticks.
+                let axis = match &self.right_axis {
+                    Some((a, series)) if *series == m.series => a,
+                    _ if self
+                        .panel
+                        .dual_axis
+                        .as_ref()
+                        .is_some_and(|d| d.right_series == m.series) =>
+                    {
+                        return Err(unreadable(
+                            "axis_unreadable",
+                            "fewer than two legible numeric tick labels on the right axis",
+                        ));
+                    }
+                    _ => self.axis()?,
+                };
                 // A dumbbell's dots are read along x.
                 let (cx, cy) = b.center();
                 let at = match &self.panel.radar {

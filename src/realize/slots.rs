@@ -291,6 +291,10 @@ pub fn base_slots(query: &Query, spec: &ChartSpec) -> Option<(String, Slots)> {
             put("series", series);
             "count_above_reference".into()
         }
+        Query::SeriesAxis { series, .. } => {
+            put("series", series);
+            "series_axis".into()
+        }
         Query::KpiValue { label } => {
             put("kpi", label);
             "kpi_value".into()

@@ -192,7 +192,10 @@ fn draw_once(
     // The table's label a printed one stands for, where the two differ.
     let source = |i: usize| (shown[i] != cats[i]).then(|| cats[i].clone());
     let n = cats.len();
-    let log = st.log_scale;
+    // A dual-axis chart's right axis is read linearly; a log left axis
+    // would leave the two axes' gridlines meaning different things.
+    let dual = kind == ChartKind::DualAxis;
+    let log = st.log_scale && !dual;
     let series: Vec<Series> = panel
         .series
         .iter()
@@ -256,7 +259,7 @@ fn draw_once(
                     label: s.name.clone(),
                     category: None,
                     color: s.color.clone(),
-                    swatch: if kind == ChartKind::Line {
+                    swatch: if kind == ChartKind::Line || (dual && i == 1) {
                         Swatch::Line {
                             dash: s.dash,
                             marker: st.markers,
@@ -287,6 +290,12 @@ fn draw_once(
     let placement = match forced.unwrap_or(st.legend) {
         _ if legend_items.is_empty() => LegendPlacement::None,
         p if forced.is_some() => p,
+        // Inside corners would sit over one axis' data, and the right side
+        // belongs to the second value axis: the legend goes above or below.
+        LegendPlacement::None | LegendPlacement::Top | LegendPlacement::Bottom if dual => {
+            forced.unwrap_or(st.legend)
+        }
+        _ if dual => LegendPlacement::Top,
         LegendPlacement::Auto => LegendPlacement::Top,
         LegendPlacement::Direct if !is_line => LegendPlacement::Top,
         // Bars grow along x from the left: an inside corner would cover the
@@ -312,7 +321,7 @@ fn draw_once(
     let annot = panel
         .annotation
         .as_ref()
-        .filter(|_| !xy && !horizontal && !log);
+        .filter(|_| !xy && !horizontal && !log && !dual);
     let ref_line = match annot.map(|a| &a.mark) {
         Some(AnnotationMark::ReferenceLine { value, label, .. }) if value.is_finite() => {
             Some((*value, label.as_str()))
@@ -455,6 +464,12 @@ fn draw_once(
             vlo = vlo.min(*v);
             vhi = vhi.max(*v);
         }
+    } else if dual {
+        // The left axis reads the bars only; the line has its own axis.
+        for v in series[0].values.iter().flatten() {
+            vlo = vlo.min(*v);
+            vhi = vhi.max(*v);
+        }
     } else if waterfall {
         // Every bar runs between two running totals (the first from zero).
         for v in series
@@ -536,11 +551,11 @@ fn draw_once(
     // A requested axis start holds only while all the data lies above it.
     let start = st
         .value_start
-        .filter(|s| !log && !diverging && s.is_finite() && *s <= vlo && *s < vhi);
-    let value_axis = |plot_len: f32, vlo: f64, vhi: f64| -> NumAxis {
+        .filter(|s| !log && !diverging && !dual && s.is_finite() && *s <= vlo && *s < vhi);
+    let value_axis_in = |plot_len: f32, vlo: f64, vhi: f64, unit: &NumberFormat| -> NumAxis {
         // Shares fill the plot; their labels sit inside the segments.
         if percent {
-            return super::lollipop::percent_axis(st, &unit);
+            return super::lollipop::percent_axis(st, unit);
         }
         let mut need = 0.0f32;
         if st.data_labels && !horizontal {
@@ -588,14 +603,31 @@ fn draw_once(
             }
         }
         match start {
-            Some(s) => start_axis(s, hi, st, &unit),
-            None => num_axis(lo, hi, st, log, &unit, include_zero),
+            Some(s) => start_axis(s, hi, st, unit),
+            None => num_axis(lo, hi, st, log, unit, include_zero),
         }
+    };
+    let value_axis = |plot_len: f32, vlo: f64, vhi: f64| value_axis_in(plot_len, vlo, vhi, &unit);
+    // The right axis of a dual-axis chart: the line's extent, with the same
+    // headroom for labels and legends as the left one.
+    let right_extent = series.get(1).filter(|_| dual).map(|s| {
+        let (lo, hi) = s
+            .values
+            .iter()
+            .flatten()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+                (a.min(*v), b.max(*v))
+            });
+        if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) }
+    });
+    let right_axis = |plot_len: f32| -> Option<NumAxis> {
+        right_extent.map(|(lo, hi)| value_axis_in(plot_len, lo, hi, &series[1].format))
     };
 
     let est_plot_h = (bottom - top - tick_h * 2.0).max(40.0);
     let est_plot_w = (right - left0 - 60.0).max(40.0);
     let mut vaxis = value_axis(if horizontal { est_plot_w } else { est_plot_h }, vlo, vhi);
+    let mut raxis = right_axis(est_plot_h);
     let xaxis = if xy {
         Some(num_axis(xlo, xhi, st, false, &series[0].format, false))
     } else {
@@ -628,6 +660,16 @@ fn draw_once(
         tick_label_w(&vaxis)
     };
     let mut left = left0 + left_title_w + left_axis_w + tick_len + 6.0;
+    // The right value axis takes its labels' and title's width from the right.
+    let right_title = dual_title(panel, 1);
+    if let Some(ra) = &raxis {
+        let title_w = if right_title.is_some() {
+            label_h + 8.0
+        } else {
+            0.0
+        };
+        right -= tick_label_w(ra) + tick_len + 6.0 + title_w;
+    }
 
     // A layout aligning panels narrows the plot before category labels are fitted.
     if let Some(a) = frame.plot_area {
@@ -726,7 +768,12 @@ fn draw_once(
     };
     // Second pass with the real plot size.
     vaxis = value_axis(if horizontal { plot.w } else { plot.h }, vlo, vhi);
+    raxis = right_axis(plot.h);
     scene.plot_area = plot;
+    let rpix = |v: f64| -> f32 {
+        let f = raxis.as_ref().map_or(0.0, |a| a.frac(v)) as f32;
+        plot.bottom() - f * plot.h
+    };
 
     // Pixel mappings.
     let vpix = |v: f64| -> f32 {
@@ -1052,6 +1099,122 @@ fn draw_once(
                             .collect();
                         label_jobs.push((idx, text, cands));
                     }
+                }
+            }
+        }
+        ChartKind::DualAxis => {
+            let (bars, line) = (&series[0], &series[1]);
+            let group = slot * st.bar_width;
+            for (r, cat) in cats.iter().enumerate() {
+                let Some(v) = bars.values[r] else { continue };
+                let (pa, pb) = (vpix(baseline), vpix(v));
+                let c0 = cat_center(r) - group / 2.0;
+                let bbox = BBox {
+                    x: c0,
+                    y: pa.min(pb),
+                    w: group,
+                    h: (pb - pa).abs(),
+                };
+                canvas.fill_rect(
+                    bbox.x,
+                    bbox.y,
+                    bbox.right(),
+                    bbox.bottom(),
+                    &bars.color.hex,
+                    1.0,
+                );
+                let idx = scene.marks.len();
+                scene.marks.push(Mark {
+                    kind: MarkKind::Bar,
+                    series: bars.name.clone(),
+                    category: Some(cat.clone()),
+                    value: v,
+                    x_value: None,
+                    size_value: None,
+                    color: bars.color.clone(),
+                    bbox,
+                    sweep_deg: None,
+                    label: None,
+                });
+                if st.data_labels {
+                    // Inside the bar's top, so the line's labels keep the space above.
+                    let text = value_label(v, st, bars);
+                    let cx = bbox.x + bbox.w / 2.0;
+                    let inside = contrast_text(&bars.color.hex).to_string();
+                    let cands = if v >= 0.0 {
+                        vec![
+                            (cx, bbox.y + 3.0, Align::Center, inside),
+                            (cx, bbox.y - vls - 3.0, Align::Center, st.text_color.clone()),
+                        ]
+                    } else {
+                        vec![
+                            (cx, bbox.bottom() - vls - 3.0, Align::Center, inside),
+                            (
+                                cx,
+                                bbox.bottom() + 3.0,
+                                Align::Center,
+                                st.text_color.clone(),
+                            ),
+                        ]
+                    };
+                    label_jobs.push((idx, text, cands));
+                }
+            }
+            // The line over the bars, on the right axis.
+            let points: Vec<(usize, f32, f32)> = (0..n)
+                .filter_map(|r| line.values[r].map(|v| (r, cat_center(r), rpix(v))))
+                .collect();
+            let upper: Vec<(f32, f32)> = points.iter().map(|(_, x, y)| (*x, *y)).collect();
+            let width = st.line_width.max(1.5);
+            canvas.line(&upper, &line.color.hex, width, line.dash);
+            traces.push(Trace {
+                points: upper.clone(),
+                floor: None,
+                pad: width / 2.0 + 1.0,
+            });
+            // Markers always: the points are what the right axis is read at.
+            let ms = st.marker_size.max(3.0);
+            for (r, x, y) in points {
+                let v = line.values[r].unwrap_or(0.0);
+                draw_marker(canvas, x, y, ms, &line.color.hex, 0);
+                let half = ms.max(3.0);
+                let idx = scene.marks.len();
+                scene.marks.push(Mark {
+                    kind: MarkKind::LinePoint,
+                    series: line.name.clone(),
+                    category: Some(cats[r].clone()),
+                    value: v,
+                    x_value: None,
+                    size_value: None,
+                    color: line.color.clone(),
+                    bbox: BBox {
+                        x: x - half,
+                        y: y - half,
+                        w: 2.0 * half,
+                        h: 2.0 * half,
+                    },
+                    sweep_deg: None,
+                    label: None,
+                });
+                if st.data_labels {
+                    let text = value_label(v, st, line);
+                    // A label over this category's bar contrasts with the bar.
+                    let bar = scene
+                        .marks
+                        .iter()
+                        .find(|m| m.kind == MarkKind::Bar && m.category.as_ref() == Some(&cats[r]));
+                    let color_at = |ty: f32| match bar {
+                        Some(b) if ty + vls > b.bbox.y && ty < b.bbox.bottom() => {
+                            contrast_text(&b.color.hex).to_string()
+                        }
+                        _ => st.text_color.clone(),
+                    };
+                    let (above, below) = (y - half - vls - 3.0, y + half + 3.0);
+                    let cands = vec![
+                        (x, above, Align::Center, color_at(above)),
+                        (x, below, Align::Center, color_at(below)),
+                    ];
+                    label_jobs.push((idx, text, cands));
                 }
             }
         }
@@ -1511,6 +1674,15 @@ fn draw_once(
                 None,
             );
         }
+        // The second value axis' own line, when no box frame draws it.
+        if raxis.is_some() && !st.box_frame {
+            canvas.line(
+                &[(plot.right(), plot.y), (plot.right(), plot.bottom())],
+                &st.axis_color,
+                aw,
+                None,
+            );
+        }
         // A zero line when the value axis crosses zero inside the plot.
         if !vaxis.log && vaxis.lo < 0.0 && vaxis.hi > 0.0 && !xy {
             let p = vpix(0.0);
@@ -1576,6 +1748,34 @@ fn draw_once(
     canvas.muted = false;
     if frame.hide_y_labels {
         scene.y_ticks.clear();
+    }
+    // Right axis: the line's values, labels left-aligned beside the plot.
+    if let (Some(ra), Some(line)) = (&raxis, series.get(1)) {
+        let mut right_ticks = Vec::new();
+        for (v, label) in &ra.ticks {
+            let y = rpix(*v);
+            tick_mark(canvas, st, plot, Side::Right, y);
+            let bbox = canvas.text(&tick_spec(
+                st,
+                label,
+                plot.right() + tick_len + 4.0,
+                y - ts * 0.4,
+                Align::Left,
+            ));
+            right_ticks.push(Tick {
+                label: label.clone(),
+                value: Some(*v),
+                pos: y,
+                bbox,
+                category: None,
+            });
+        }
+        scene.dual_axis = Some(crate::ir::DualAxisScene {
+            left_series: series[0].name.clone(),
+            right_series: line.name.clone(),
+            right_label: None,
+            right_ticks,
+        });
     }
     // Bottom axis.
     canvas.muted = frame.hide_x_labels;
@@ -1961,6 +2161,16 @@ fn draw_once(
         .filter(|l| !l.trim().is_empty() && !frame.hide_y_labels)
     {
         let text = truncate(yl, &st.font_family, ls, false, plot.h);
+        let text = match dual_title(panel, 0) {
+            Some(t) => truncate(&t, &st.font_family, ls, false, plot.h),
+            None => text,
+        };
+        // A dual-axis chart colours each axis title like the series it reads.
+        let color = if dual {
+            &series[0].color.hex
+        } else {
+            &st.text_color
+        };
         let spec = TextSpec {
             text: &text,
             x: left0 + ls * 0.5,
@@ -1969,10 +2179,27 @@ fn draw_once(
             family: &st.font_family,
             size: ls,
             bold: false,
-            color: &st.text_color,
+            color,
         };
         let bbox = canvas.rotated_text(&spec, -90.0);
         scene.y_label = Some(TextBox { text, bbox });
+    }
+    if let (Some(title), Some(line), Some(d)) =
+        (right_title, series.get(1), scene.dual_axis.as_mut())
+    {
+        let text = truncate(&title, &st.font_family, ls, false, plot.h);
+        let spec = TextSpec {
+            text: &text,
+            x: inner.right() - ls * 0.5,
+            y: plot.y + plot.h / 2.0,
+            align: Align::Center,
+            family: &st.font_family,
+            size: ls,
+            bold: false,
+            color: &line.color.hex,
+        };
+        let bbox = canvas.rotated_text(&spec, -90.0);
+        d.right_label = Some(TextBox { text, bbox });
     }
     Ok(Drawn::Done(Box::new(scene)))
 }
@@ -2047,6 +2274,30 @@ const TICK_LEN: f32 = 5.0;
 enum Side {
     Left,
     Bottom,
+    /// A dual-axis chart's second value axis.
+    Right,
+}
+
+/// A dual-axis chart's title for the axis reading series `i` (0 left,
+/// 1 right): the series' name, with its printed unit when the name does
+/// not already give one.
+fn dual_title(panel: &PanelSpec, i: usize) -> Option<String> {
+    if panel.kind != ChartKind::DualAxis {
+        return None;
+    }
+    let name = panel.series.get(i)?;
+    let col = panel.table.series(name)?;
+    let unit = col
+        .format
+        .suffix
+        .as_deref()
+        .or(col.format.prefix.as_deref())
+        .map(str::trim)
+        .filter(|u| !u.is_empty() && !name.contains(*u));
+    Some(match unit {
+        Some(u) => format!("{name} ({u})"),
+        None => name.clone(),
+    })
 }
 
 /// One tick mark at `pos` (a y on the left axis, an x on the bottom axis):
@@ -2059,11 +2310,13 @@ fn tick_mark(canvas: &mut Canvas, st: &Style, plot: BBox, side: Side, pos: f32) 
     let mut segments = vec![match side {
         Side::Left => [(plot.x - len, pos), (plot.x, pos)],
         Side::Bottom => [(pos, plot.bottom()), (pos, plot.bottom() + len)],
+        Side::Right => [(plot.right(), pos), (plot.right() + len, pos)],
     }];
     if st.ticks_inward && st.box_frame {
         segments.push(match side {
             Side::Left => [(plot.right(), pos), (plot.right() - TICK_LEN, pos)],
             Side::Bottom => [(pos, plot.y), (pos, plot.y + TICK_LEN)],
+            Side::Right => [(plot.x, pos), (plot.x + TICK_LEN, pos)],
         });
     }
     for segment in &segments {

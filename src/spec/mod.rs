@@ -6,6 +6,7 @@
 
 pub mod annotation;
 pub mod dates;
+pub mod dual_axis;
 pub mod error_bar;
 pub mod format;
 pub mod multiples;
@@ -293,7 +294,7 @@ pub fn is_shares(table: &Table) -> bool {
 }
 
 /// Largest ratio between the median magnitudes of two series.
-fn magnitude_ratio(table: &Table, series: &[&str]) -> f64 {
+pub(crate) fn magnitude_ratio(table: &Table, series: &[&str]) -> f64 {
     let medians: Vec<f64> = series
         .iter()
         .filter_map(|s| table.series(s))
@@ -329,7 +330,7 @@ fn name_unit(name: &str) -> Option<String> {
 
 /// Whether all series are in one unit: same printed prefix/suffix, the same
 /// unit named in their headers and the same unit given by the sidecar.
-fn same_unit(table: &Table, series: &[&str]) -> bool {
+pub(crate) fn same_unit(table: &Table, series: &[&str]) -> bool {
     type Units = (
         Option<String>,
         Option<String>,
@@ -590,6 +591,9 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
     // A five-number summary per group also draws as box plots.
     kinds.extend(stat::suitable(table));
     kinds.extend(shape::suitable(table));
+    if dual_axis::suits_dual_axis(table) {
+        kinds.push(DualAxis);
+    }
     kinds
 }
 
@@ -818,6 +822,17 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
         ChartKind::DivergingBar | ChartKind::Dumbbell | ChartKind::Slope | ChartKind::Radar => {
             shape::series_for(table, kind).map_err(unsuitable)?
         }
+        ChartKind::DualAxis => {
+            let (left, right) = dual_axis::dual_series(table).ok_or_else(|| {
+                unsuitable(format!(
+                    "a dual-axis chart needs exactly two complete numeric series over {}-{} categories, in different units or scales {}x apart",
+                    dual_axis::MIN_ROWS,
+                    dual_axis::MAX_ROWS,
+                    dual_axis::MIN_RATIO
+                ))
+            })?;
+            vec![left, right]
+        }
         ChartKind::GroupedBar | ChartKind::Line | ChartKind::HorizontalBar => {
             // One value axis: only series commensurable with the first share it.
             numeric
@@ -918,6 +933,9 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
         // The steps and their running total share the value axis: it is
         // named after the steps' measure.
         ChartKind::Waterfall => y_label.or_else(|| Some(series[0].clone())),
+        // Each axis is titled after the series it reads (the right one by
+        // the renderer): a shared title would name neither.
+        ChartKind::DualAxis => Some(series[0].clone()),
         ChartKind::ErrorBar => meta
             .y_label
             .clone()
@@ -1394,6 +1412,7 @@ fn kind_title(kind: ChartKind) -> &'static str {
         ChartKind::Lollipop => "By category (dots)",
         ChartKind::Waterfall => "Step by step",
         ChartKind::ErrorBar => "With intervals",
+        ChartKind::DualAxis => "Two axes",
         ChartKind::Line => "Trend",
         ChartKind::Area => "Trend (area)",
         ChartKind::Pie | ChartKind::Donut => "Shares",

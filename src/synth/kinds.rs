@@ -29,6 +29,7 @@ pub fn generate(kind: SynthKind, rng: &mut SynthRng) -> Table {
         SynthKind::Change => super::shape::change(rng),
         SynthKind::Pair => super::shape::pair(rng),
         SynthKind::Profile => super::shape::profile(rng),
+        SynthKind::DualAxis => super::dual_axis::dual_axis(rng),
     }
 }
 

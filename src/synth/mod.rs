@@ -5,6 +5,7 @@
 //! Every table draws from its own generator, seeded from (seed, kind, index),
 //! so table `i` is the same whether 5 or 500 tables are generated.
 
+mod dual_axis;
 mod error_bar;
 mod kinds;
 mod measures;
@@ -58,6 +59,9 @@ pub enum SynthKind {
     Pair,
     /// Scores of 1–3 items on 5–8 attributes of one scale (radar).
     Profile,
+    /// Two measures in different units or scales (a dual-axis chart), also
+    /// on request only.
+    DualAxis,
 }
 
 impl SynthKind {
@@ -90,18 +94,20 @@ impl SynthKind {
             SynthKind::Waterfall => "waterfall",
             SynthKind::ErrorBar => "error_bar",
             SynthKind::Samples => "samples",
+            SynthKind::DualAxis => "dual_axis",
         }
     }
 
     /// Shapes made only when asked for: the round robin over [`Self::ALL`]
     /// stays as it was, so every seeded table list is unchanged.
-    pub const ON_REQUEST: [SynthKind; 6] = [
+    pub const ON_REQUEST: [SynthKind; 7] = [
         SynthKind::Waterfall,
         SynthKind::ErrorBar,
         SynthKind::Samples,
         SynthKind::Change,
         SynthKind::Pair,
         SynthKind::Profile,
+        SynthKind::DualAxis,
     ];
 
     pub fn from_name(name: &str) -> Option<Self> {

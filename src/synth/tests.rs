@@ -97,6 +97,9 @@ fn every_kind_has_its_shape() {
                     assert!((1..=3).contains(&k));
                     assert!(offered.contains(&ChartKind::Radar), "{offered:?}");
                 }
+                SynthKind::DualAxis => {
+                    assert!(offered.contains(&ChartKind::DualAxis), "{offered:?}")
+                }
             }
             assert_eq!(
                 t.index.ctype == ColumnType::Text,
@@ -231,4 +234,15 @@ fn samples_are_groups_of_raw_observations() {
         with_outliers >= 6,
         "{with_outliers} of 8 tables with outliers"
     );
+}
+
+#[test]
+fn dual_axis_tables_suit_dual_axes() {
+    for seed in 0..40 {
+        let t = synth_table(seed, 0, SynthKind::DualAxis);
+        assert!(
+            crate::spec::suitable_kinds(&t).contains(&crate::ir::ChartKind::DualAxis),
+            "{seed}: {t:?}"
+        );
+    }
 }

@@ -120,6 +120,7 @@ fn hand_chart(id: &str, table: &str) -> ChartRecord {
                 stat: None,
                 category_labels: Vec::new(),
                 radar: None,
+                dual_axis: None,
             }],
             kpis: vec![],
             paragraph: None,

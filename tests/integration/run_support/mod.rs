@@ -117,6 +117,7 @@ pub fn chart_record(id: &str, image: &str) -> ChartRecord {
             stat: None,
             category_labels: Vec::new(),
             radar: None,
+            dual_axis: None,
         }],
         kpis: vec![],
         paragraph: None,
