@@ -108,6 +108,32 @@ pub struct Mark {
     pub label: Option<TextBox>,
 }
 
+impl Mark {
+    /// A mark of a category's value, with no scatter values, sweep or label
+    /// (a label is attached after it is placed).
+    pub fn new(
+        kind: MarkKind,
+        series: String,
+        category: Option<String>,
+        value: f64,
+        color: NamedColor,
+        bbox: BBox,
+    ) -> Mark {
+        Mark {
+            kind,
+            series,
+            category,
+            value,
+            x_value: None,
+            size_value: None,
+            color,
+            bbox,
+            sweep_deg: None,
+            label: None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LegendEntry {
     pub label: String,

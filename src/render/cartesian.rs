@@ -4,7 +4,7 @@
 use super::canvas::{Canvas, TextSpec, text_bbox};
 use super::common::*;
 use super::fonts::text_width;
-use super::text::{truncate, wrap};
+use super::text::{shrink_to_fit, truncate, wrap};
 use super::time_axis::TimeAxis;
 use super::{PanelFrame, RenderError};
 use crate::ir::{
@@ -1179,23 +1179,19 @@ fn draw_once(
                 draw_marker(canvas, x, y, ms, &line.color.hex, 0);
                 let half = ms.max(3.0);
                 let idx = scene.marks.len();
-                scene.marks.push(Mark {
-                    kind: MarkKind::LinePoint,
-                    series: line.name.clone(),
-                    category: Some(cats[r].clone()),
-                    value: v,
-                    x_value: None,
-                    size_value: None,
-                    color: line.color.clone(),
-                    bbox: BBox {
+                scene.marks.push(Mark::new(
+                    MarkKind::LinePoint,
+                    line.name.clone(),
+                    Some(cats[r].clone()),
+                    v,
+                    line.color.clone(),
+                    BBox {
                         x: x - half,
                         y: y - half,
                         w: 2.0 * half,
                         h: 2.0 * half,
                     },
-                    sweep_deg: None,
-                    label: None,
-                });
+                ));
                 if st.data_labels {
                     let text = value_label(v, st, line);
                     // A label over this category's bar contrasts with the bar.
@@ -1268,23 +1264,19 @@ fn draw_once(
                 });
                 // Each bound: the cap drawn at its level.
                 for (s, bound, py) in [(&series[1], lo, plo), (&series[2], hi, phi)] {
-                    scene.marks.push(Mark {
-                        kind: MarkKind::LinePoint,
-                        series: s.name.clone(),
-                        category: Some(cat.clone()),
-                        value: bound,
-                        x_value: None,
-                        size_value: None,
-                        color: whisker.clone(),
-                        bbox: BBox {
+                    scene.marks.push(Mark::new(
+                        MarkKind::LinePoint,
+                        s.name.clone(),
+                        Some(cat.clone()),
+                        bound,
+                        whisker.clone(),
+                        BBox {
                             x: cx - cap / 2.0,
                             y: py - 1.0,
                             w: cap,
                             h: 2.0,
                         },
-                        sweep_deg: None,
-                        label: None,
-                    });
+                    ));
                 }
                 if st.data_labels {
                     let text = value_label(v, st, value);
@@ -1347,23 +1339,19 @@ fn draw_once(
                 });
                 // The running total after the step: the level of the bar's
                 // end, recorded as a point on that level across the bar.
-                scene.marks.push(Mark {
-                    kind: MarkKind::LinePoint,
-                    series: super::super::spec::waterfall::RUNNING_TOTAL.to_string(),
-                    category: Some(cat.clone()),
-                    value: after,
-                    x_value: None,
-                    size_value: None,
-                    color: connector.clone(),
-                    bbox: BBox {
+                scene.marks.push(Mark::new(
+                    MarkKind::LinePoint,
+                    super::super::spec::waterfall::RUNNING_TOTAL.to_string(),
+                    Some(cat.clone()),
+                    after,
+                    connector.clone(),
+                    BBox {
                         x: c0,
                         y: pb - 1.0,
                         w: c1 - c0,
                         h: 2.0,
                     },
-                    sweep_deg: None,
-                    label: None,
-                });
+                ));
                 prev_end = Some((c1, pb));
                 if st.data_labels {
                     let text = super::waterfall::step_label(r, value_label(v, st, steps));
@@ -1532,23 +1520,19 @@ fn draw_once(
                     }
                     let half = ms.max(3.0);
                     let idx = scene.marks.len();
-                    scene.marks.push(Mark {
-                        kind: MarkKind::LinePoint,
-                        series: s.name.clone(),
-                        category: Some(cats[r].clone()),
-                        value: v,
-                        x_value: None,
-                        size_value: None,
-                        color: s.color.clone(),
-                        bbox: BBox {
+                    scene.marks.push(Mark::new(
+                        MarkKind::LinePoint,
+                        s.name.clone(),
+                        Some(cats[r].clone()),
+                        v,
+                        s.color.clone(),
+                        BBox {
                             x: x - half,
                             y: y - half,
                             w: 2.0 * half,
                             h: 2.0 * half,
                         },
-                        sweep_deg: None,
-                        label: None,
-                    });
+                    ));
                     if st.data_labels {
                         let text = value_label(v, st, s);
                         let c = &st.text_color;
@@ -2160,11 +2144,9 @@ fn draw_once(
         .as_deref()
         .filter(|l| !l.trim().is_empty() && !frame.hide_y_labels)
     {
-        let text = truncate(yl, &st.font_family, ls, false, plot.h);
-        let text = match dual_title(panel, 0) {
-            Some(t) => truncate(&t, &st.font_family, ls, false, plot.h),
-            None => text,
-        };
+        let title = dual_title(panel, 0).unwrap_or_else(|| yl.to_string());
+        let size = shrink_to_fit(&title, &st.font_family, ls, false, plot.h, ls * 0.75);
+        let text = truncate(&title, &st.font_family, size, false, plot.h);
         // A dual-axis chart colours each axis title like the series it reads.
         let color = if dual {
             &series[0].color.hex
@@ -2177,7 +2159,7 @@ fn draw_once(
             y: plot.y + plot.h / 2.0,
             align: Align::Center,
             family: &st.font_family,
-            size: ls,
+            size,
             bold: false,
             color,
         };
@@ -2187,14 +2169,15 @@ fn draw_once(
     if let (Some(title), Some(line), Some(d)) =
         (right_title, series.get(1), scene.dual_axis.as_mut())
     {
-        let text = truncate(&title, &st.font_family, ls, false, plot.h);
+        let size = shrink_to_fit(&title, &st.font_family, ls, false, plot.h, ls * 0.75);
+        let text = truncate(&title, &st.font_family, size, false, plot.h);
         let spec = TextSpec {
             text: &text,
             x: inner.right() - ls * 0.5,
             y: plot.y + plot.h / 2.0,
             align: Align::Center,
             family: &st.font_family,
-            size: ls,
+            size,
             bold: false,
             color: &line.color.hex,
         };

@@ -302,23 +302,19 @@ pub fn draw(
         {
             canvas.circle(x, y, DOT_R, &color.hex, 1.0, None);
             ends[side].push(y);
-            scene.marks.push(Mark {
-                kind: MarkKind::LinePoint,
-                series: col.clone(),
-                category: Some(cats[r].clone()),
-                value: v,
-                x_value: None,
-                size_value: None,
-                color: color.clone(),
-                bbox: BBox {
+            scene.marks.push(Mark::new(
+                MarkKind::LinePoint,
+                col.clone(),
+                Some(cats[r].clone()),
+                v,
+                color.clone(),
+                BBox {
                     x: x - DOT_R,
                     y: y - DOT_R,
                     w: DOT_R * 2.0,
                     h: DOT_R * 2.0,
                 },
-                sweep_deg: None,
-                label: None,
-            });
+            ));
         }
     }
     // End labels: the value next to the dot, the name beyond it, moved

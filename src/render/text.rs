@@ -19,6 +19,25 @@ pub fn truncate(text: &str, family: &str, size: f32, bold: bool, max_w: f32) -> 
     "…".into()
 }
 
+/// The largest size from `size` down to `min_size` (in steps of a tenth)
+/// at which `text` fits `max_w` pixels; `min_size` when none does, and the
+/// caller truncates there. An axis title a little too long for a small
+/// panel is better printed a size smaller than cut off.
+pub fn shrink_to_fit(
+    text: &str,
+    family: &str,
+    size: f32,
+    bold: bool,
+    max_w: f32,
+    min_size: f32,
+) -> f32 {
+    let mut s = size;
+    while s > min_size && text_width(text, family, s, bold) > max_w {
+        s = (s - size * 0.1).max(min_size);
+    }
+    s
+}
+
 /// Greedy word wrap into at most `max_lines` lines of `max_w` pixels; the last
 /// line is truncated when the text does not fit. Returns (lines, fitted):
 /// `fitted` is false when something had to be cut.
@@ -109,5 +128,17 @@ mod tests {
         let (lines, ok) = wrap("Short", "DejaVu Sans", 12.0, false, 120.0, 2);
         assert_eq!(lines, vec!["Short".to_string()]);
         assert!(ok);
+    }
+
+    #[test]
+    fn shrink_to_fit_prefers_a_smaller_size_to_an_ellipsis() {
+        let family = crate::render::fonts::SANS;
+        let text = "Births per woman";
+        let full = text_width(text, family, 12.0, false);
+        let size = shrink_to_fit(text, family, 12.0, false, full * 0.85, 8.0);
+        assert!(size < 12.0 && size >= 8.0, "{size}");
+        assert!(text_width(text, family, size, false) <= full * 0.85);
+        assert_eq!(shrink_to_fit(text, family, 12.0, false, full, 8.0), 12.0);
+        assert_eq!(shrink_to_fit(text, family, 12.0, false, 5.0, 8.0), 8.0);
     }
 }

@@ -37,6 +37,35 @@ static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
     .expect("number regex")
 });
 
+/// Digits past this relative precision in a long printed number are taken
+/// for binary rounding noise ("5.757999999999999" written out by a program
+/// that computed 5.758), not for data: an f64 holds about 16 significant
+/// digits, and its last few are where such noise lives.
+const NOISE_RELATIVE: f64 = 1e-12;
+/// Numbers printed with fewer significant digits are taken as written.
+const NOISE_MIN_DIGITS: usize = 15;
+
+/// The value and decimals a long number meant, when its tail is float noise
+/// (a run of zeros or nines ending in a stray digit): the fewest decimals
+/// whose rounding moves it by less than [`NOISE_RELATIVE`]. A long number
+/// without such a run (π to 15 decimals) is data and kept.
+fn float_noise_decimals(
+    value: f64,
+    decimals: u8,
+    significant: usize,
+    noisy_tail: bool,
+) -> Option<(f64, u8)> {
+    if !noisy_tail || significant < NOISE_MIN_DIGITS || value == 0.0 {
+        return None;
+    }
+    (0..decimals.min(15)).find_map(|d| {
+        let scale = 10f64.powi(i32::from(d));
+        let rounded = (value * scale).round() / scale;
+        ((rounded - value).abs() <= NOISE_RELATIVE * value.abs() && rounded.is_finite())
+            .then_some((rounded, d))
+    })
+}
+
 /// Parse a number like `1,234`, `12.5%`, `$3.2`, `-4`, `−4`, `1.2e6`.
 /// Returns `None` for anything else (text, NaN, infinity).
 pub fn parse_number(raw: &str) -> Option<ParsedNumber> {
@@ -78,7 +107,18 @@ pub fn parse_number(raw: &str) -> Option<ParsedNumber> {
         return None;
     }
     let frac_len = frac.map_or(0, str::len) as i64;
-    let decimals = (frac_len - exp).clamp(0, 40) as u8;
+    let mut decimals = (frac_len - exp).clamp(0, 40) as u8;
+    let significant = format!("{int_digits}{}", frac.unwrap_or(""))
+        .trim_start_matches('0')
+        .len();
+    let noisy_tail = exp == 0 && frac.is_some_and(|f| f.contains("000000") || f.contains("999999"));
+    let value = match float_noise_decimals(value, decimals, significant, noisy_tail) {
+        Some((snapped, d)) => {
+            decimals = d;
+            snapped
+        }
+        None => value,
+    };
     let prefix = caps.name("pre").map(|m| m.as_str().to_string());
     let suffix = caps.name("suf").map(|m| m.as_str().to_string());
     let thousands = int.is_some_and(|i| i.contains(','));
@@ -292,6 +332,17 @@ mod tests {
         let n = num("1.5e-3");
         assert_eq!((n.value, n.decimals), (0.0015, 4));
         assert_eq!(num("12.50").decimals, 2);
+        // Binary rounding noise written out in full is read as the number
+        // meant; a long number without such a tail keeps its digits.
+        let n = num("5.757999999999999");
+        assert_eq!((n.value, n.decimals), (5.758, 3));
+        let n = num("5.8420000000000005");
+        assert_eq!((n.value, n.decimals), (5.842, 3));
+        let n = num("0.30000000000000004");
+        assert_eq!((n.value, n.decimals), (0.3, 1));
+        let n = num("3.141592653589793");
+        assert_eq!((n.value, n.decimals), (std::f64::consts::PI, 15));
+        assert_eq!(num("0.000123456789").decimals, 12);
         assert_eq!(num(".5").value, 0.5);
         assert_eq!(num(" 42 ").value, 42.0);
         assert_eq!(num("12.5 %").suffix.as_deref(), Some("%"));

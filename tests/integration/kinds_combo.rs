@@ -10,40 +10,11 @@ use chartstress::ir::{ChartKind, MarkKind, PanelScene};
 use serde_json::Value;
 
 use crate::support::kind_suite::kind_suite;
+use crate::support::printed_csv::read_complete as read_csv;
 use crate::support::{bin, run_ok};
 
 fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/combo")
-}
-
-/// Index labels and the columns of a CSV under tests/data/combo as printed
-/// numbers ("1,006" → 1006, "−6.4" → -6.4).
-fn read_csv(path: &Path) -> (Vec<String>, Vec<(String, Vec<f64>)>) {
-    let mut reader = csv::Reader::from_path(path).unwrap();
-    let headers: Vec<String> = reader
-        .headers()
-        .unwrap()
-        .iter()
-        .map(str::to_string)
-        .collect();
-    let mut index = Vec::new();
-    let mut cols: Vec<(String, Vec<f64>)> = headers[1..]
-        .iter()
-        .map(|h| (h.clone(), Vec::new()))
-        .collect();
-    for row in reader.records() {
-        let row = row.unwrap();
-        index.push(row[0].to_string());
-        for (i, cell) in row.iter().skip(1).enumerate() {
-            let digits: String = cell
-                .replace('\u{2212}', "-")
-                .chars()
-                .filter(|c| c.is_ascii_digit() || matches!(c, '.' | '-'))
-                .collect();
-            cols[i].1.push(digits.parse().unwrap());
-        }
-    }
-    (index, cols)
 }
 
 /// (pixel, number) of the first and last printed y tick.
@@ -382,12 +353,8 @@ fn suite_of(
     folder: &Path,
 ) -> (Vec<Value>, BTreeMap<ChartKind, BTreeSet<String>>) {
     let suite = kind_suite(folder, kinds, 5, 2);
-    let (items, charts) = (suite.items.clone(), &suite.charts);
     let mut families: BTreeMap<ChartKind, BTreeSet<String>> = BTreeMap::new();
-    for item in &items {
-        let parsed: chartstress::ir::Item = serde_json::from_value(item.clone()).unwrap();
-        let record: chartstress::ir::ChartRecord =
-            serde_json::from_value(charts[&parsed.chart_id].clone()).unwrap();
+    for (parsed, _) in suite.answered_items() {
         if parsed.set == chartstress::ir::SetName::Original {
             assert!(kinds.contains(&parsed.chart_kind), "{}", parsed.question);
             families
@@ -395,22 +362,8 @@ fn suite_of(
                 .or_default()
                 .insert(parsed.family.clone());
         }
-        let oracle = chartstress::query::execute(&parsed.query, &record.spec, &record.scene)
-            .unwrap_or(chartstress::ir::Answer::Unanswerable);
-        assert_eq!(oracle, parsed.answer, "oracle: {}", parsed.question);
-        let view =
-            chartstress::reader::View::for_item(&parsed.perturbations, parsed.paragraph.is_some());
-        let reading =
-            chartstress::reader::answer(&parsed.query, &record.spec, &record.scene, &view);
-        assert!(
-            chartstress::reader::agrees(&parsed.answer, &reading),
-            "reader on {} ({}): {} gold {:?}, read {reading:?}",
-            parsed.id,
-            parsed.family,
-            parsed.question,
-            parsed.answer
-        );
     }
+    let items = suite.items.clone();
     (items, families)
 }
 

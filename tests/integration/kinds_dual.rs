@@ -10,40 +10,13 @@ use std::path::{Path, PathBuf};
 use chartstress::ir::{ChartKind, MarkKind, Tick};
 use serde_json::Value;
 
-use crate::support::{bin, jsonl, run_ok};
+use crate::support::printed_csv::read_complete as read_csv;
+
+use crate::support::kind_suite::kind_suite;
+use crate::support::{bin, run_ok};
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/dual/revenue_margin.csv")
-}
-
-/// Index labels and columns of a CSV as printed numbers ("$182" → 182,
-/// "11.4%" → 11.4).
-fn read_csv(path: &Path) -> (Vec<String>, Vec<(String, Vec<f64>)>) {
-    let mut reader = csv::Reader::from_path(path).unwrap();
-    let headers: Vec<String> = reader
-        .headers()
-        .unwrap()
-        .iter()
-        .map(str::to_string)
-        .collect();
-    let mut index = Vec::new();
-    let mut cols: Vec<(String, Vec<f64>)> = headers[1..]
-        .iter()
-        .map(|h| (h.clone(), Vec::new()))
-        .collect();
-    for row in reader.records() {
-        let row = row.unwrap();
-        index.push(row[0].to_string());
-        for (i, cell) in row.iter().skip(1).enumerate() {
-            let digits: String = cell
-                .replace('\u{2212}', "-")
-                .chars()
-                .filter(|c| c.is_ascii_digit() || matches!(c, '.' | '-'))
-                .collect();
-            cols[i].1.push(digits.parse().unwrap());
-        }
-    }
-    (index, cols)
 }
 
 /// A printed tick label as a number ("$1,000", "12.5%", "1.2k").
@@ -252,36 +225,11 @@ fn dual_axis_suites_are_answered_by_oracle_and_reader() {
         tables.join("revenue_margin.meta.json"),
     )
     .unwrap();
-    let config = dir.path().join("suite.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "tables = [{tables:?}]\nseed = 5\ncharts_per_table = 2\nquestions_per_chart = 12\n\
-             kinds = [\"dual_axis\"]\n"
-        ),
-    )
-    .unwrap();
-    let suite = dir.path().join("suite");
-    run_ok(
-        bin()
-            .arg("generate")
-            .arg("--config")
-            .arg(&config)
-            .arg("--out")
-            .arg(&suite)
-            .arg("--quiet"),
-    );
-    let items = jsonl(&suite.join("items.jsonl"));
-    let charts: std::collections::BTreeMap<String, Value> = jsonl(&suite.join("charts.jsonl"))
-        .into_iter()
-        .map(|c| (c["id"].as_str().unwrap().to_string(), c))
-        .collect();
+    let suite = kind_suite(&tables, &[ChartKind::DualAxis], 5, 2);
+    let items = &suite.items;
     let mut families = BTreeSet::new();
     let mut right_values = 0;
-    for item in &items {
-        let parsed: chartstress::ir::Item = serde_json::from_value(item.clone()).unwrap();
-        let record: chartstress::ir::ChartRecord =
-            serde_json::from_value(charts[&parsed.chart_id].clone()).unwrap();
+    for (parsed, record) in suite.answered_items() {
         if parsed.set == chartstress::ir::SetName::Original {
             assert_eq!(
                 parsed.chart_kind,
@@ -300,26 +248,11 @@ fn dual_axis_suites_are_answered_by_oracle_and_reader() {
                 right_values += 1;
             }
         }
-        let oracle = chartstress::query::execute(&parsed.query, &record.spec, &record.scene)
-            .unwrap_or(chartstress::ir::Answer::Unanswerable);
-        assert_eq!(oracle, parsed.answer, "oracle: {}", parsed.question);
-        let view =
-            chartstress::reader::View::for_item(&parsed.perturbations, parsed.paragraph.is_some());
-        let reading =
-            chartstress::reader::answer(&parsed.query, &record.spec, &record.scene, &view);
-        assert!(
-            chartstress::reader::agrees(&parsed.answer, &reading),
-            "reader on {} ({}): {} gold {:?}, read {reading:?}",
-            parsed.id,
-            parsed.family,
-            parsed.question,
-            parsed.answer
-        );
     }
     // Which axis a series is read on: left for the CSV's first column,
     // right for its second.
     let mut sides = BTreeSet::new();
-    for item in &items {
+    for item in items {
         if item["family"] != "series_axis" || item["set"] != "original" {
             continue;
         }

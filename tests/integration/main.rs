@@ -18,6 +18,7 @@ mod fuzz_tables;
 mod giveaways;
 mod golds;
 mod heatmap;
+mod kind_scenes;
 mod hostile;
 mod import_benchmark;
 mod interop;

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use chartstress::ir::ChartKind;
+use chartstress::ir::{Answer, ChartKind, ChartRecord, Item};
 use serde_json::Value;
 
 use super::{bin, jsonl, run_ok};
@@ -21,6 +21,22 @@ pub struct KindSuite {
 impl KindSuite {
     /// Items the readability gate dropped because the `reader` could not
     /// read them (suite.json `counts.dropped`, keys `reader:*`).
+    /// Every item parsed with its chart record, after checking that the
+    /// oracle (the executor on the spec and scene) and the `reader` (which
+    /// reads the scene only) both give the item's gold answer.
+    pub fn answered_items(&self) -> Vec<(Item, ChartRecord)> {
+        self.items
+            .iter()
+            .map(|item| {
+                let parsed: Item = serde_json::from_value(item.clone()).unwrap();
+                let record: ChartRecord =
+                    serde_json::from_value(self.charts[&parsed.chart_id].clone()).unwrap();
+                assert_oracle_and_reader(&parsed, &record);
+                (parsed, record)
+            })
+            .collect()
+    }
+
     pub fn reader_drops(&self) -> u64 {
         let manifest: Value =
             serde_json::from_str(&std::fs::read_to_string(self.path.join("suite.json")).unwrap())
@@ -77,4 +93,21 @@ pub fn kind_suite(
         items,
         charts,
     }
+}
+
+/// The oracle and the `reader` both answer `item` with its gold.
+pub fn assert_oracle_and_reader(item: &Item, record: &ChartRecord) {
+    let oracle = chartstress::query::execute(&item.query, &record.spec, &record.scene)
+        .unwrap_or(Answer::Unanswerable);
+    assert_eq!(oracle, item.answer, "oracle: {}", item.question);
+    let view = chartstress::reader::View::for_item(&item.perturbations, item.paragraph.is_some());
+    let reading = chartstress::reader::answer(&item.query, &record.spec, &record.scene, &view);
+    assert!(
+        chartstress::reader::agrees(&item.answer, &reading),
+        "reader on {} ({}): {} gold {:?}, read {reading:?}",
+        item.id,
+        item.family,
+        item.question,
+        item.answer
+    );
 }

@@ -7,18 +7,47 @@ use std::path::Path;
 
 pub struct PrintedCsv {
     pub index: Vec<String>,
+    /// Series names in the file's column order.
+    pub columns: Vec<String>,
     pub series: BTreeMap<String, Vec<Option<f64>>>,
+}
+
+impl PrintedCsv {
+    /// Every series in column order, each cell a number (panics on an empty
+    /// cell: for tables known to be complete).
+    pub fn complete_columns(&self) -> Vec<(String, Vec<f64>)> {
+        self.columns
+            .iter()
+            .map(|c| {
+                let cells = self.series[c]
+                    .iter()
+                    .map(|v| v.unwrap_or_else(|| panic!("{c}: an empty cell")))
+                    .collect();
+                (c.clone(), cells)
+            })
+            .collect()
+    }
 }
 
 /// `file` is a name under `fixtures/`, with its extension.
 pub fn read(file: &str) -> PrintedCsv {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(file);
-    let delimiter = if file.ends_with(".tsv") { b'\t' } else { b',' };
+    read_path(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures")
+            .join(file),
+    )
+}
+
+/// A CSV or TSV (by extension) anywhere.
+pub fn read_path(path: &Path) -> PrintedCsv {
+    let delimiter = if path.extension().is_some_and(|e| e == "tsv") {
+        b'\t'
+    } else {
+        b','
+    };
     let mut reader = csv::ReaderBuilder::new()
         .delimiter(delimiter)
-        .from_path(&path)
+        .from_path(path)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let headers: Vec<String> = reader
         .headers()
@@ -32,7 +61,9 @@ pub fn read(file: &str) -> PrintedCsv {
         let row = row.unwrap();
         index.push(row[0].trim().to_string());
         for (h, cell) in headers.iter().zip(row.iter()).skip(1) {
+            // "−310" (a Unicode minus) is as negative as "-310".
             let digits: String = cell
+                .replace('\u{2212}', "-")
                 .chars()
                 .filter(|c| c.is_ascii_digit() || matches!(c, '.' | '-'))
                 .collect();
@@ -42,5 +73,17 @@ pub fn read(file: &str) -> PrintedCsv {
                 .push(digits.parse().ok());
         }
     }
-    PrintedCsv { index, series }
+    PrintedCsv {
+        index,
+        columns: headers[1..].to_vec(),
+        series,
+    }
+}
+
+/// Index labels and every column of a complete CSV in file order, as
+/// printed numbers.
+pub fn read_complete(path: &Path) -> (Vec<String>, Vec<(String, Vec<f64>)>) {
+    let csv = read_path(path);
+    let columns = csv.complete_columns();
+    (csv.index, columns)
 }
