@@ -29,7 +29,11 @@ fn render_scene(kind: &str, fixture: &str, out: &Path) -> Value {
     run_ok(
         bin()
             .arg("render")
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(fixture))
+            .arg(
+                Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("fixtures")
+                    .join(fixture),
+            )
             .args(["--kind", kind, "-o"])
             .arg(&png),
     );
@@ -62,7 +66,11 @@ fn long_standing_kinds_have_golden_scenes_whose_marks_match_the_csv() {
                 let label = m["category"].as_str().unwrap();
                 let row = csv.index.iter().position(|c| c == label);
                 let row = row.unwrap_or_else(|| panic!("{kind}: no row {label}"));
-                let cells: Vec<f64> = csv.columns.iter().filter_map(|c| csv.series[c][row]).collect();
+                let cells: Vec<f64> = csv
+                    .columns
+                    .iter()
+                    .filter_map(|c| csv.series[c][row])
+                    .collect();
                 for v in [Some(value), m["x_value"].as_f64(), m["size_value"].as_f64()]
                     .into_iter()
                     .flatten()

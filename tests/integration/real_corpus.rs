@@ -150,9 +150,25 @@ fn parse_cell(raw: &str) -> Result<Option<(f64, u8)>, String> {
         let e: i64 = e.parse().map_err(|_| format!("bad exponent {raw:?}"))?;
         decimals = (decimals - e).max(0);
     }
-    let v: f64 = text.parse().map_err(|_| format!("bad number {raw:?}"))?;
+    let mut v: f64 = text.parse().map_err(|_| format!("bad number {raw:?}"))?;
     if !v.is_finite() {
         return Err(format!("not finite {raw:?}"));
+    }
+    // A float written out with its binary noise ("5.7470000000000001"): the
+    // value printed to 13 significant digits, trailing zeros dropped, is the
+    // number meant when it reads back within 1e-14 and is shorter.
+    let significant = text.trim_start_matches(['0', '.']).replace('.', "").len();
+    if exponent.is_none() && significant >= 15 {
+        let short = format!("{:.*e}", 12, v);
+        let (mantissa, exp) = short.split_once('e').expect("exponent");
+        let exp: i64 = exp.parse().expect("exponent");
+        let kept = mantissa.replace('.', "").trim_end_matches('0').len() as i64;
+        let short_decimals = (kept - 1 - exp).max(0);
+        let meant: f64 = short.parse().expect("number");
+        if short_decimals < decimals && (meant - v).abs() <= 1e-14 * v.abs() {
+            v = meant;
+            decimals = short_decimals;
+        }
     }
     Ok(Some((
         if negative { -v } else { v },
@@ -809,6 +825,13 @@ fn cell_parser_reads_printed_numbers() {
     assert_eq!(parse_cell("..").unwrap(), None);
     assert!(parse_cell("12,34").is_err());
     assert!(parse_cell("n/k").is_err());
+    // Float noise written out in full, and a long number that is data.
+    assert_eq!(parse_cell("5.757999999999999").unwrap(), Some((5.758, 3)));
+    assert_eq!(parse_cell("6.7570000000000014").unwrap(), Some((6.757, 3)));
+    assert_eq!(
+        parse_cell("3.141592653589793").unwrap(),
+        Some((std::f64::consts::PI, 15))
+    );
     assert!(rounds_to(2.345, 2.35, 2) && rounds_to(2.345, 2.34, 2));
     assert!(!rounds_to(2.36, 2.34, 2));
 }
