@@ -136,7 +136,7 @@ mod tests {
         let text = "Births per woman";
         let full = text_width(text, family, 12.0, false);
         let size = shrink_to_fit(text, family, 12.0, false, full * 0.85, 8.0);
-        assert!(size < 12.0 && size >= 8.0, "{size}");
+        assert!((8.0..12.0).contains(&size), "{size}");
         assert!(text_width(text, family, size, false) <= full * 0.85);
         assert_eq!(shrink_to_fit(text, family, 12.0, false, full, 8.0), 12.0);
         assert_eq!(shrink_to_fit(text, family, 12.0, false, 5.0, 8.0), 8.0);

@@ -8,7 +8,6 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use chartstress::ir::{ChartKind, MarkKind, Tick};
-use serde_json::Value;
 
 use crate::support::printed_csv::read_complete as read_csv;
 
