@@ -246,6 +246,7 @@ fn is_count(query: &Query) -> bool {
             | Query::LegendCount { .. }
             | Query::TickCount { .. }
             | Query::SubplotCount
+            | Query::OutlierCount { .. }
     )
 }
 

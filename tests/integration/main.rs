@@ -24,6 +24,7 @@ mod interop;
 mod interop_hf;
 mod interop_inspect;
 mod kinds_combo;
+mod kinds_dist;
 mod kinds_figure;
 mod kinds_shape;
 mod kinds_stat;
