@@ -122,10 +122,15 @@ fn iqr(group: &str, pspec: &PanelSpec, p: &PanelScene) -> Result<Answer, Refusal
         .map(|c| c.format.clone())
         .unwrap_or_default();
     let value = stats.q3 - stats.q1;
-    // Interpolated quartiles are quarter steps of the data's precision:
-    // one decimal more than the medians print is as exact as anyone reads
-    // a box, within the capped decimals for the magnitude.
-    let decimals = crate::ir::decimal::capped_decimals(format.decimals.saturating_add(1), value);
+    // Interpolated quartiles fall between observations: one decimal more
+    // than the observations (or the summary's quartiles) print is as exact
+    // as anyone reads a box, within the capped decimals for the magnitude.
+    let observed = pspec
+        .samples
+        .as_ref()
+        .and_then(|s| s.series.first())
+        .map_or(format.decimals, |c| c.format.decimals);
+    let decimals = crate::ir::decimal::capped_decimals(observed.saturating_add(1), value);
     // Round off the binary noise of the subtraction before printing.
     let value = (value * 1e9).round() / 1e9;
     super::data::number(value, decimals, super::data::unit_of(&format))

@@ -48,15 +48,22 @@ fn tables(dir: &Path) {
     }
 }
 
-/// A suite of the four kinds asking only this file's families.
-fn suite(tables: &Path, out: &Path) -> (Vec<Value>, BTreeMap<String, Value>) {
+const KINDS: &str = "\"histogram\", \"box\", \"violin\", \"error_bar\"";
+
+/// A suite of `kinds` (TOML list items) asking only `families` (all when empty).
+fn suite(
+    tables: &Path,
+    out: &Path,
+    kinds: &str,
+    families: &[&str],
+) -> (Vec<Value>, BTreeMap<String, Value>) {
     let config = out.join("suite.toml");
-    let families: Vec<String> = FAMILIES.iter().map(|f| format!("{f:?}")).collect();
+    let families: Vec<String> = families.iter().map(|f| format!("{f:?}")).collect();
     std::fs::write(
         &config,
         format!(
             "tables = [{tables:?}]\nseed = 5\ncharts_per_table = 3\nquestions_per_chart = 12\n\
-             kinds = [\"histogram\", \"box\", \"violin\", \"error_bar\"]\nfamilies = [{}]\n",
+             kinds = [{kinds}]\nfamilies = [{}]\n",
             families.join(", ")
         ),
     )
@@ -251,7 +258,7 @@ fn dist_families_hold_the_csv_statistics_and_are_read_by_oracle_and_reader() {
     let dir = tempfile::tempdir().unwrap();
     let tables_dir = dir.path().join("tables");
     tables(&tables_dir);
-    let (items, charts) = suite(&tables_dir, dir.path());
+    let (items, charts) = suite(&tables_dir, dir.path(), KINDS, &FAMILIES);
     let mut asked: BTreeMap<&str, usize> = BTreeMap::new();
     let mut kinds: BTreeMap<String, BTreeSet<ChartKind>> = BTreeMap::new();
     let mut overlaps = BTreeSet::new();
@@ -343,4 +350,114 @@ fn dist_families_fit_only_their_kinds() {
         }
     }
     assert!(tried > 50, "{tried} panels");
+}
+
+/// Edges and counts of a pre-binned CSV, parsed here: labels `a–b` or `a-b`.
+fn csv_bins(path: &Path) -> Vec<(f64, f64, u32)> {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            let label = r[0].replace('–', "-");
+            let (a, b) = label.split_once('-').unwrap();
+            (
+                a.parse().unwrap(),
+                b.parse().unwrap(),
+                r[1].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// A table of counts per bin draws as a histogram whose bars hold the
+/// CSV's counts between printed ticks at the CSV's edges, and a suite of
+/// such tables is answered by oracle and reader, its bin-range golds the
+/// CSV's sums.
+#[test]
+fn binned_tables_draw_as_histograms_of_their_counts() {
+    let dir = data_dir().join("../dist");
+    let style = chartstress::spec::theme("classic").unwrap();
+    for name in ["patient_ages", "commute_minutes"] {
+        let path = dir.join(format!("{name}.csv"));
+        let bins = csv_bins(&path);
+        let t = chartstress::table::load_table(&path).unwrap();
+        assert!(chartstress::spec::suitable_kinds(&t).contains(&ChartKind::Histogram));
+        let spec = chartstress::spec::single(&t, ChartKind::Histogram, &style).unwrap();
+        let r = chartstress::render::render(&spec).unwrap();
+        let p = &r.scene.panels[0];
+        let bars: Vec<_> = p.marks.iter().filter(|m| m.kind == MarkKind::Bar).collect();
+        assert_eq!(bars.len(), bins.len(), "{name}");
+        // One pixel of count on the printed value axis.
+        let ys: Vec<(f64, f64)> = p
+            .y_ticks
+            .iter()
+            .map(|t| (f64::from(t.pos), tick_number(&t.label).unwrap()))
+            .collect();
+        let per_px = (ys[ys.len() - 1].1 - ys[0].1) / (ys[0].0 - ys[ys.len() - 1].0);
+        let zero = ys[0].0 + ys[0].1 / per_px;
+        for (m, (a, b, count)) in bars.iter().zip(&bins) {
+            let read = (zero - f64::from(m.bbox.y)) * per_px;
+            assert!(
+                (read - f64::from(*count)).abs() <= 1.5 * per_px,
+                "{name} {a}–{b}: bar reads {read}, CSV {count}"
+            );
+            for (x, e) in [(m.bbox.x, a), (m.bbox.x + m.bbox.w, b)] {
+                let printed = p.x_ticks.iter().find(|t| (t.pos - x).abs() <= 1.5);
+                if let Some(t) = printed {
+                    assert_eq!(tick_number(&t.label), Some(*e), "{name}: edge at {x}");
+                }
+            }
+        }
+        // The first and last edges are printed.
+        for e in [bins[0].0, bins[bins.len() - 1].1] {
+            assert!(p.x_ticks.iter().any(|t| tick_number(&t.label) == Some(e)));
+        }
+    }
+    let out = tempfile::tempdir().unwrap();
+    let (items, charts) = suite(&dir, out.path(), "\"histogram\"", &[]);
+    let mut ranges = 0;
+    for item in &items {
+        let parsed: chartstress::ir::Item = serde_json::from_value(item.clone()).unwrap();
+        let record: chartstress::ir::ChartRecord =
+            serde_json::from_value(charts[&parsed.chart_id].clone()).unwrap();
+        assert_eq!(parsed.chart_kind, ChartKind::Histogram);
+        let oracle = chartstress::query::execute(&parsed.query, &record.spec, &record.scene)
+            .unwrap_or(Answer::Unanswerable);
+        assert_eq!(oracle, parsed.answer, "oracle: {}", parsed.question);
+        let view =
+            chartstress::reader::View::for_item(&parsed.perturbations, parsed.paragraph.is_some());
+        let reading =
+            chartstress::reader::answer(&parsed.query, &record.spec, &record.scene, &view);
+        assert!(
+            chartstress::reader::agrees(&parsed.answer, &reading),
+            "reader on {}: {} gold {:?}, read {reading:?}",
+            parsed.id,
+            parsed.question,
+            parsed.answer
+        );
+        if let Query::BinRangeCount { from, to, .. } = parsed.query.base() {
+            let bins = csv_bins(&dir.join(format!("{}.csv", item["table_id"].as_str().unwrap())));
+            let (a, b) = (tick_number(from).unwrap(), tick_number(to).unwrap());
+            let want: u32 = bins
+                .iter()
+                .filter(|(s, e, _)| *s >= a && *e <= b)
+                .map(|(_, _, c)| c)
+                .sum();
+            let base =
+                chartstress::query::execute(parsed.query.base(), &record.spec, &record.scene);
+            assert_eq!(
+                base,
+                Ok(Answer::Number {
+                    value: f64::from(want),
+                    decimals: 0,
+                    unit: None
+                }),
+                "{}",
+                parsed.question
+            );
+            ranges += 1;
+        }
+    }
+    assert!(ranges > 0, "no bin range was asked");
 }
