@@ -179,3 +179,70 @@ fn bin_range(
     }
     Ok(Value::Num(total))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{BBox, OutlierScene};
+
+    fn group(points: &[f32]) -> GroupScene {
+        GroupScene {
+            group: "A".into(),
+            n: 30,
+            q1: 0.0,
+            median: 0.0,
+            q3: 0.0,
+            low: 0.0,
+            high: 0.0,
+            bbox: BBox::default(),
+            median_y: 300.0,
+            low_y: 400.0,
+            high_y: 200.0,
+            max_half_width: None,
+            outliers: points
+                .iter()
+                .map(|y| OutlierScene {
+                    value: 0.0,
+                    bbox: BBox {
+                        x: 0.0,
+                        y: y - 3.0,
+                        w: 6.0,
+                        h: 6.0,
+                    },
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn points_are_counted_only_when_each_stands_apart() {
+        let view = View::default();
+        assert_eq!(
+            count_points(&group(&[100.0, 150.0, 180.0]), &view),
+            Value::Count(3, 3)
+        );
+        // Two circles 3 px apart may be one blot: one to three points.
+        assert_eq!(
+            count_points(&group(&[100.0, 103.0, 150.0]), &view),
+            Value::Count(1, 3)
+        );
+        // A point on the upper whisker's cap may be the cap.
+        assert_eq!(
+            count_points(&group(&[198.0, 150.0]), &view),
+            Value::Count(1, 2)
+        );
+        // A blurred view needs wider gaps.
+        let blurred = View {
+            precision_px: 3.0,
+            ..View::default()
+        };
+        assert_eq!(
+            count_points(&group(&[100.0, 109.0]), &view),
+            Value::Count(2, 2)
+        );
+        assert_eq!(
+            count_points(&group(&[100.0, 109.0]), &blurred),
+            Value::Count(0, 2)
+        );
+    }
+}
