@@ -312,6 +312,31 @@ pub enum Query {
     CalloutTarget {
         panel: PanelIndex,
     },
+    /// Interquartile range (Q3 − Q1) of one group of a box or violin
+    /// plot, as its box (or quartile bar) draws it.
+    Iqr {
+        panel: PanelIndex,
+        group: String,
+    },
+    /// How many points a box plot draws beyond one group's whiskers
+    /// (Tukey outliers).
+    OutlierCount {
+        panel: PanelIndex,
+        group: String,
+    },
+    /// Observations of a histogram in whole bins from edge `from` to edge
+    /// `to` (both as the axis prints them).
+    BinRangeCount {
+        panel: PanelIndex,
+        from: String,
+        to: String,
+    },
+    /// Do the error bars of groups `a` and `b` overlap?
+    IntervalsOverlap {
+        panel: PanelIndex,
+        a: String,
+        b: String,
+    },
     /// A question brought from another benchmark with its human-written
     /// wording and gold (`import-benchmark`): there is nothing to execute,
     /// so the gold is the benchmark's and no stage may reword it.
@@ -422,7 +447,11 @@ impl Query {
             | Query::CountAboveReference { panel, .. }
             | Query::Highlighted { panel }
             | Query::ShadedPeriod { panel }
-            | Query::CalloutTarget { panel } => *panel,
+            | Query::CalloutTarget { panel }
+            | Query::Iqr { panel, .. }
+            | Query::OutlierCount { panel, .. }
+            | Query::BinRangeCount { panel, .. }
+            | Query::IntervalsOverlap { panel, .. } => *panel,
             _ => 0,
         }
     }

@@ -9,6 +9,7 @@
 pub mod annotation;
 mod data;
 mod descriptive;
+pub mod dist;
 pub mod figure;
 pub mod paragraph;
 pub mod reference;
@@ -124,6 +125,7 @@ pub fn execute(query: &Query, spec: &ChartSpec, scene: &Scene) -> Result<Answer,
             let ctx = panel_ctx(query.panel(), spec, scene)?;
             paragraph::execute(query, &ctx, spec)
         }
+        q if dist::is_dist(q) => dist::execute(q, spec, scene),
         q if annotation::is_annotation(q) => {
             let ctx = panel_ctx(q.panel(), spec, scene)?;
             annotation::execute(q, &ctx)
@@ -200,6 +202,11 @@ pub const DATA_FAMILIES: &[&str] = &[
     "share_sum",
     "spread",
     "top_mean",
+    // Asked only of the statistical kinds (see `dist`).
+    "iqr",
+    "outlier_count",
+    "bin_range_count",
+    "intervals_overlap",
 ];
 
 /// Families that need a fact stated in the table's accompanying paragraph.
@@ -344,6 +351,10 @@ pub fn family(query: &Query) -> &'static str {
         Query::Highlighted { .. } => "highlighted",
         Query::ShadedPeriod { .. } => "shaded_period",
         Query::CalloutTarget { .. } => "callout_target",
+        Query::Iqr { .. } => "iqr",
+        Query::OutlierCount { .. } => "outlier_count",
+        Query::BinRangeCount { .. } => "bin_range_count",
+        Query::IntervalsOverlap { .. } => "intervals_overlap",
         Query::Imported { .. } => "imported",
         // An empty conversation has no base; report it as such.
         Query::MultipleChoice { .. }

@@ -248,6 +248,7 @@ fn is_count(query: &Query) -> bool {
             | Query::LegendCount { .. }
             | Query::TickCount { .. }
             | Query::SubplotCount
+            | Query::OutlierCount { .. }
     )
 }
 

@@ -27,7 +27,14 @@ pub fn data_family_fits(family: &str, d: &PanelData) -> bool {
         ChartKind::Histogram => {
             return matches!(
                 family,
-                "value_at" | "argmax" | "argmin" | "max_value" | "compare" | "difference" | "sum"
+                "value_at"
+                    | "argmax"
+                    | "argmin"
+                    | "max_value"
+                    | "compare"
+                    | "difference"
+                    | "sum"
+                    | "bin_range_count"
             );
         }
         ChartKind::BoxPlot | ChartKind::Violin => {
@@ -40,7 +47,8 @@ pub fn data_family_fits(family: &str, d: &PanelData) -> bool {
                     | "min_value"
                     | "compare"
                     | "difference"
-            );
+                    | "iqr"
+            ) || family == "outlier_count" && d.kind == ChartKind::BoxPlot;
         }
         _ => {}
     }
@@ -61,7 +69,14 @@ pub fn data_family_fits(family: &str, d: &PanelData) -> bool {
     if d.kind == ChartKind::ErrorBar {
         return matches!(
             family,
-            "value_at" | "argmax" | "argmin" | "max_value" | "min_value" | "difference" | "compare"
+            "value_at"
+                | "argmax"
+                | "argmin"
+                | "max_value"
+                | "min_value"
+                | "difference"
+                | "compare"
+                | "intervals_overlap"
         );
     }
     // A dual-axis chart: each series' values, extremes and differences,
@@ -85,6 +100,11 @@ pub fn data_family_fits(family: &str, d: &PanelData) -> bool {
                 | "compare"
                 | "sum"
         );
+    }
+    // Quartiles, outliers, bin ranges and error bars are drawn by the
+    // statistical kinds alone.
+    if crate::query::dist::FAMILIES.contains(&family) {
+        return false;
     }
     match family {
         "trend" => d.ordered_index() && n >= 3,
@@ -233,6 +253,9 @@ pub fn data_query(
 ) -> Option<Query> {
     if !data_family_fits(family, d) {
         return None;
+    }
+    if crate::query::dist::FAMILIES.contains(&family) {
+        return crate::query::dist::pick(family, panel, d, read, rng);
     }
     // Only categories whose label is printed and series a reader can name
     // are asked about; with every label printed the draws are unchanged.

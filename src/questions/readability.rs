@@ -70,6 +70,9 @@ pub struct Reading {
     cells: HashMap<(String, String), Cell>,
     /// Categories in mark order, per series.
     order: HashMap<String, Vec<String>>,
+    /// A box or violin group's drawn quartiles (q1, q3), read at the box's
+    /// edges like any mark end.
+    quartiles: HashMap<String, (f64, f64)>,
 }
 
 /// Numeric part of a printed label and its decimals ("$1,234.5M" → 1234.5, 1).
@@ -307,6 +310,9 @@ impl Reading {
             };
             r.cells.insert((m.series.clone(), c.clone()), cell);
             r.order.entry(m.series.clone()).or_default().push(c.clone());
+        }
+        for g in p.stat.iter().flat_map(|s| &s.groups) {
+            r.quartiles.insert(g.group.clone(), (g.q1, g.q3));
         }
         // An interval's width is the distance between its two caps: read
         // within both caps' errors.
@@ -654,6 +660,43 @@ pub fn check(q: &Query, r: &Reading) -> Result<(), &'static str> {
         Query::Crosses { a, b, .. } => ok_if(
             r.series_named(a) && r.series_named(b),
             "series_not_identifiable",
+        ),
+        // A box's two ends, each read to a pixel through the value ticks.
+        Query::Iqr { group, .. } => {
+            ok_if(r.category_printed(group), "category_not_printed")?;
+            let (q1, q3) = *r.quartiles.get(group).ok_or("not_drawn")?;
+            let e = PX_ERR * r.pixel(q3);
+            within(q3 - q1, q3 - q1 - 2.0 * e, q3 - q1 + 2.0 * e)
+        }
+        // Points are counted once the group is named; points too close to
+        // count are refused by the executor, which sees their pixels.
+        Query::OutlierCount { group, .. } => {
+            ok_if(r.category_printed(group), "category_not_printed")
+        }
+        // Bars summed from one printed edge to another: each bar's end read
+        // to a pixel.
+        Query::BinRangeCount { from, to, .. } => {
+            let bins = r
+                .order
+                .get(crate::spec::stat::COUNT_SERIES)
+                .ok_or("not_drawn")?;
+            let (i, j) =
+                crate::query::dist::bin_span(bins, from, to).ok_or("category_not_printed")?;
+            let cells: Vec<Cell> = bins[i..=j]
+                .iter()
+                .map(|b| {
+                    r.cells
+                        .get(&(crate::spec::stat::COUNT_SERIES.to_string(), b.clone()))
+                        .copied()
+                        .ok_or("not_drawn")
+                })
+                .collect::<Result<_, _>>()?;
+            let (v, lo, hi) = sum(&cells);
+            within(v, lo, hi)
+        }
+        Query::IntervalsOverlap { a, b, .. } => ok_if(
+            r.category_printed(a) && r.category_printed(b),
+            "category_not_printed",
         ),
         Query::MultipleChoice { base, .. } | Query::FactCheck { base, .. } => check(base, r),
         Query::Hypothetical { base, change } => {

@@ -16,6 +16,7 @@
 mod annotation;
 mod axis;
 mod data;
+mod dist;
 mod figure;
 mod interval;
 pub(crate) mod sight;
@@ -328,6 +329,7 @@ fn evaluate(
             }
         }
         Query::PanelExtreme { max } => figure::extreme_panel(*max, scene, view, edit),
+        q if crate::query::dist::is_dist(q) => dist::evaluate(q, scene, view, edit),
         q => data::evaluate(q, &panel_sight(q.panel(), scene, view, edit)?),
     }
 }

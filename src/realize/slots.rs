@@ -295,6 +295,20 @@ pub fn base_slots(query: &Query, spec: &ChartSpec) -> Option<(String, Slots)> {
             put("series", series);
             "series_axis".into()
         }
+        Query::Iqr { group, .. } | Query::OutlierCount { group, .. } => {
+            put("category", &cat(group));
+            crate::query::family(query).into()
+        }
+        Query::BinRangeCount { from, to, .. } => {
+            put("from", from);
+            put("to", to);
+            "bin_range_count".into()
+        }
+        Query::IntervalsOverlap { a, b, .. } => {
+            put("a_cat", &cat(a));
+            put("b_cat", &cat(b));
+            "intervals_overlap".into()
+        }
         Query::KpiValue { label } => {
             put("kpi", label);
             "kpi_value".into()
@@ -352,7 +366,10 @@ pub fn series_decimals(query: &Query, spec: &ChartSpec) -> Option<u8> {
 
 /// Families asked as yes/no questions (realized from clauses, not noun phrases).
 pub fn is_yes_no_key(key: &str) -> bool {
-    key.starts_with("compare") || key == "crosses" || key == "lines_intersect"
+    key.starts_with("compare")
+        || key == "crosses"
+        || key == "lines_intersect"
+        || key == "intervals_overlap"
 }
 
 /// Fills `{slot}`s; None when a slot is unknown (a template/query mismatch).

@@ -134,18 +134,26 @@ pub fn draw(
         .map(stat::groups)
         .unwrap_or_default();
     let (edges, counts, value_format) = if histogram {
-        let (_, values) = samples
-            .first()
-            .ok_or_else(|| RenderError::Spec("histogram without observations".into()))?;
-        let edges = stat::bin_edges(values);
-        let counts = stat::bin_counts(values, &edges);
-        let fmt = panel
-            .samples
-            .as_ref()
-            .and_then(|s| s.series.first())
-            .map(|c| c.format.clone())
-            .unwrap_or_default();
-        (edges, counts, fmt)
+        match samples.first() {
+            Some((_, values)) => {
+                let edges = stat::bin_edges(values);
+                let counts = stat::bin_counts(values, &edges);
+                let fmt = panel
+                    .samples
+                    .as_ref()
+                    .and_then(|s| s.series.first())
+                    .map(|c| c.format.clone())
+                    .unwrap_or_default();
+                (edges, counts, fmt)
+            }
+            // A table of counts per bin draws its own bins.
+            None => {
+                let (edges, counts) = stat::binned(table).ok_or_else(|| {
+                    RenderError::Spec("histogram without observations or bins".into())
+                })?;
+                (edges, counts, NumberFormat::default())
+            }
+        }
     } else {
         let fmt = table
             .series

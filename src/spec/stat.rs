@@ -365,6 +365,126 @@ pub fn histogram_table(source: &Table, group: &str, values: &[f64]) -> Option<(T
     Some((table, edges))
 }
 
+/// Most bins a pre-binned table may have.
+const MAX_BINS: usize = 40;
+
+/// A bin label's two edges: "0–10", "0-10", "0 — 10" or "0 to 10" (a
+/// leading minus belongs to the first number).
+fn bin_label_edges(label: &str) -> Option<(f64, f64)> {
+    let l = label.trim().replace('\u{2212}', "-");
+    let num = |s: &str| s.trim().replace(',', "").parse::<f64>().ok();
+    for sep in ["–", "—", " to "] {
+        if let Some((a, b)) = l.split_once(sep) {
+            return Some((num(a)?, num(b)?));
+        }
+    }
+    let cut = l.get(1..)?.find('-')? + 1;
+    Some((num(&l[..cut])?, num(&l[cut + 1..])?))
+}
+
+/// A pre-binned table (rows `0–10`, `10–20`, … with one column of counts):
+/// its edges and counts, when the bins are adjoining, of equal width (so
+/// bar heights compare as counts), at least three and at most forty, and
+/// every count a whole number of observations, not all zero.
+pub fn binned(table: &Table) -> Option<(Vec<f64>, Vec<u32>)> {
+    if table.index.ctype != ColumnType::Text || table.series.len() != 1 {
+        return None;
+    }
+    let rows = table.n_rows();
+    if !(3..=MAX_BINS).contains(&rows) {
+        return None;
+    }
+    let mut edges = Vec::with_capacity(rows + 1);
+    for label in table.category_labels() {
+        let (a, b) = bin_label_edges(&label)?;
+        if !(a.is_finite() && b.is_finite() && a < b) {
+            return None;
+        }
+        match edges.last() {
+            None => edges.push(a),
+            Some(end) if (a - end).abs() <= 1e-9 * a.abs().max(1.0) => {}
+            Some(_) => return None,
+        }
+        edges.push(b);
+    }
+    let width = edges[1] - edges[0];
+    if edges
+        .windows(2)
+        .any(|w| ((w[1] - w[0]) - width).abs() > 1e-9 * width.max(1.0))
+    {
+        return None;
+    }
+    let counts: Option<Vec<u32>> = table.series[0]
+        .cells
+        .iter()
+        .map(|c| {
+            let v = c.as_f64()?;
+            (v >= 0.0 && v.fract() == 0.0 && v <= f64::from(u32::MAX)).then_some(v as u32)
+        })
+        .collect();
+    let counts = counts?;
+    (counts.len() == rows && counts.iter().any(|c| *c > 0)).then_some((edges, counts))
+}
+
+/// A histogram of a pre-binned table: its bins renamed as the axis prints
+/// their edges (`0–10`), its counts the `Count` series, the count column's
+/// own name on the value axis.
+fn binned_panel(
+    table: &Table,
+    style: &Style,
+    title: Option<String>,
+) -> Result<PanelSpec, SpecError> {
+    let (edges, counts) = binned(table).ok_or_else(|| SpecError::Unsuitable {
+        table: table.id.clone(),
+        kind: ChartKind::Histogram.name(),
+        reason: "not a table of counts per bin".into(),
+    })?;
+    let decimals = super::format::decimals_for(edges[1] - edges[0]);
+    let plain = NumberFormat::default();
+    let mut meta = table.meta.clone();
+    meta.additive = Some(true);
+    meta.unit = None;
+    meta.units.clear();
+    meta.measure = Some(COUNT_SERIES.to_lowercase());
+    let bins = Table {
+        id: table.id.clone(),
+        source_path: None,
+        meta,
+        index: Column {
+            name: BIN_INDEX.into(),
+            ctype: ColumnType::Text,
+            format: NumberFormat::default(),
+            cells: edges
+                .windows(2)
+                .map(|w| Cell::Text(bin_label(w[0], w[1], decimals, &plain)))
+                .collect(),
+        },
+        series: vec![Column {
+            name: COUNT_SERIES.into(),
+            ctype: ColumnType::Number,
+            format: NumberFormat::default(),
+            cells: counts.iter().map(|c| Cell::Number(f64::from(*c))).collect(),
+        }],
+    };
+    let named = |l: Option<&String>, fallback: &str| {
+        l.filter(|l| !l.trim().is_empty())
+            .cloned()
+            .unwrap_or_else(|| fallback.to_string())
+    };
+    Ok(PanelSpec {
+        kind: ChartKind::Histogram,
+        table: bins,
+        series: vec![COUNT_SERIES.into()],
+        title,
+        x_label: Some(named(table.meta.x_label.as_ref(), &table.index.name)),
+        y_label: Some(named(table.meta.y_label.as_ref(), &table.series[0].name)),
+        style: style.clone(),
+        annotation: None,
+        subtitle: None,
+        samples: None,
+    })
+}
+
 /// The statistical kinds a table suits, best first.
 pub fn suitable(table: &Table) -> Vec<ChartKind> {
     if is_samples(table) {
@@ -377,6 +497,10 @@ pub fn suitable(table: &Table) -> Vec<ChartKind> {
     }
     if five_number_columns(table).is_some() {
         return vec![ChartKind::BoxPlot];
+    }
+    // Counts per adjoining bin are a histogram already drawn up.
+    if binned(table).is_some() {
+        return vec![ChartKind::Histogram];
     }
     Vec::new()
 }
@@ -399,6 +523,9 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
         _ => m.to_string(),
     };
     match kind {
+        ChartKind::Histogram if samples.is_none() && binned(table).is_some() => {
+            binned_panel(table, style, title)
+        }
         ChartKind::Histogram => {
             let s = samples
                 .as_ref()
@@ -493,6 +620,41 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn binned_tables_need_adjoining_equal_bins_of_whole_counts() {
+        let table = |labels: &[&str], counts: &[f64]| Table {
+            id: "t".into(),
+            source_path: None,
+            meta: Default::default(),
+            index: Column {
+                name: "Age".into(),
+                ctype: ColumnType::Text,
+                format: NumberFormat::default(),
+                cells: labels.iter().map(|l| Cell::Text(l.to_string())).collect(),
+            },
+            series: vec![Column {
+                name: "Patients".into(),
+                ctype: ColumnType::Number,
+                format: NumberFormat::default(),
+                cells: counts.iter().map(|c| Cell::Number(*c)).collect(),
+            }],
+        };
+        let (edges, counts) =
+            binned(&table(&["0-10", "10–20", "20 to 30"], &[4.0, 9.0, 2.0])).unwrap();
+        assert_eq!(edges, vec![0.0, 10.0, 20.0, 30.0]);
+        assert_eq!(counts, vec![4, 9, 2]);
+        assert!(binned(&table(&["-10-0", "0-10", "10-20"], &[1.0, 2.0, 3.0])).is_some());
+        // Age groups that do not adjoin, unequal widths, fractional counts.
+        assert!(binned(&table(&["0-9", "10-19", "20-29"], &[1.0, 2.0, 3.0])).is_none());
+        assert!(binned(&table(&["0-10", "10-30", "30-40"], &[1.0, 2.0, 3.0])).is_none());
+        assert!(binned(&table(&["0-10", "10-20", "20-30"], &[1.5, 2.0, 3.0])).is_none());
+        assert!(binned(&table(&["2023-01", "2023-02", "2023-03"], &[1.0, 2.0, 3.0])).is_none());
+        assert_eq!(
+            suitable(&table(&["0-10", "10-20", "20-30"], &[4.0, 9.0, 2.0])),
+            vec![ChartKind::Histogram]
+        );
+    }
 
     #[test]
     fn type_seven_quartiles_interpolate() {

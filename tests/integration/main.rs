@@ -25,6 +25,7 @@ mod interop_hf;
 mod interop_inspect;
 mod kind_scenes;
 mod kinds_combo;
+mod kinds_dist;
 mod kinds_dual;
 mod kinds_figure;
 mod kinds_shape;
