@@ -9,6 +9,7 @@
 pub mod annotation;
 mod data;
 mod descriptive;
+mod slope;
 pub mod figure;
 pub mod paragraph;
 pub mod reference;
@@ -199,6 +200,8 @@ pub const DATA_FAMILIES: &[&str] = &[
     "share_sum",
     "spread",
     "top_mean",
+    "largest_rise",
+    "largest_fall",
 ];
 
 /// Families that need a fact stated in the table's accompanying paragraph.
@@ -292,6 +295,7 @@ pub fn family(query: &Query) -> &'static str {
             }
         }
         Query::MaxGap { .. } => "max_gap",
+        Query::SlopeChange { rise, .. } => slope::family(*rise),
         Query::Crosses { .. } => "crosses",
         Query::Share { .. } => "share",
         Query::ShareSum { .. } => "share_sum",

@@ -25,6 +25,7 @@ mod interop_hf;
 mod interop_inspect;
 mod kinds_combo;
 mod kinds_figure;
+mod kinds_perturb_matrix;
 mod kinds_shape;
 mod kinds_stat;
 mod new_kinds;

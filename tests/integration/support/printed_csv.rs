@@ -1,6 +1,6 @@
 //! A fixture CSV (or TSV) read with the csv crate alone, not the library:
 //! index labels and each series' cells as printed numbers ("$1,200", "1.2%"
-//! → 1200, 1.2; empty → None), for checks independent of the table code.
+//! → 1200, 1.2; "−3" → -3; empty → None), for checks independent of the table code.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -8,17 +8,29 @@ use std::path::Path;
 pub struct PrintedCsv {
     pub index: Vec<String>,
     pub series: BTreeMap<String, Vec<Option<f64>>>,
+    /// Series names in the file's column order.
+    pub columns: Vec<String>,
 }
 
 /// `file` is a name under `fixtures/`, with its extension.
 pub fn read(file: &str) -> PrintedCsv {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(file);
-    let delimiter = if file.ends_with(".tsv") { b'\t' } else { b',' };
+    read_path(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures")
+            .join(file),
+    )
+}
+
+/// A CSV (or, by its extension, TSV) file anywhere.
+pub fn read_path(path: &Path) -> PrintedCsv {
+    let delimiter = if path.extension().is_some_and(|e| e == "tsv") {
+        b'\t'
+    } else {
+        b','
+    };
     let mut reader = csv::ReaderBuilder::new()
         .delimiter(delimiter)
-        .from_path(&path)
+        .from_path(path)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let headers: Vec<String> = reader
         .headers()
@@ -32,8 +44,10 @@ pub fn read(file: &str) -> PrintedCsv {
         let row = row.unwrap();
         index.push(row[0].trim().to_string());
         for (h, cell) in headers.iter().zip(row.iter()).skip(1) {
+            // A typographic minus (−310.2) is a minus.
             let digits: String = cell
                 .chars()
+                .map(|c| if c == '\u{2212}' { '-' } else { c })
                 .filter(|c| c.is_ascii_digit() || matches!(c, '.' | '-'))
                 .collect();
             series
@@ -42,5 +56,10 @@ pub fn read(file: &str) -> PrintedCsv {
                 .push(digits.parse().ok());
         }
     }
-    PrintedCsv { index, series }
+    let columns = headers.into_iter().skip(1).collect();
+    PrintedCsv {
+        index,
+        series,
+        columns,
+    }
 }
