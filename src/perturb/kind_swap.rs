@@ -188,8 +188,9 @@ impl Perturbation for KindSwap {
     }
 
     fn not_for(&self, kind: ChartKind) -> Option<&'static str> {
-        (kind == ChartKind::Histogram)
-            .then_some("no other kind reads a distribution's bins: bars of them draw the same picture")
+        (kind == ChartKind::Histogram).then_some(
+            "no other kind reads a distribution's bins: bars of them draw the same picture",
+        )
     }
 
     fn apply_spec(

@@ -35,10 +35,8 @@ pub fn candidates(panel: &PanelSpec) -> Vec<ChartKind> {
                 out.push(ChartKind::DivergingBar);
             }
         }
-        ChartKind::HorizontalBar => {
-            if draws_the_same(panel, ChartKind::DivergingBar) {
-                out.push(ChartKind::DivergingBar);
-            }
+        ChartKind::HorizontalBar if draws_the_same(panel, ChartKind::DivergingBar) => {
+            out.push(ChartKind::DivergingBar);
         }
         ChartKind::GroupedBar => {
             for kind in [ChartKind::Dumbbell, ChartKind::Slope, ChartKind::Radar] {
@@ -75,7 +73,9 @@ impl Perturbation for KindSwapNew {
             k if k.is_opt_in() || k == ChartKind::Heatmap => {
                 Some("already a newer kind: kind_swap swaps it among readable kinds")
             }
-            _ => Some("no newer kind draws the same values as lines, areas, stacks, slices or points"),
+            _ => Some(
+                "no newer kind draws the same values as lines, areas, stacks, slices or points",
+            ),
         }
     }
 
@@ -134,6 +134,10 @@ mod tests {
         assert_eq!(now.series, was.series);
         assert_eq!(now.table, was.table);
         // Lines have no newer kind that draws the same values.
-        assert!(KindSwapNew.apply_spec(&testing::lines(), 1, &ctx()).is_none());
+        assert!(
+            KindSwapNew
+                .apply_spec(&testing::lines(), 1, &ctx())
+                .is_none()
+        );
     }
 }

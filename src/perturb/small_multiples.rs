@@ -32,7 +32,9 @@ impl Perturbation for SmallMultiples {
         use crate::ir::ChartKind::*;
         match kind {
             Lollipop | DivergingBar | Waterfall | ErrorBar | Histogram | BoxPlot | Violin
-            | Slope | Pie | Donut => Some("draws one series (or two read as one): nothing to split"),
+            | Slope | Pie | Donut => {
+                Some("draws one series (or two read as one): nothing to split")
+            }
             k if multiples::panel_kind(k).is_none() => {
                 Some("its series are read against each other within each category")
             }

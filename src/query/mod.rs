@@ -9,10 +9,10 @@
 pub mod annotation;
 mod data;
 mod descriptive;
-mod slope;
 pub mod figure;
 pub mod paragraph;
 pub mod reference;
+mod slope;
 pub mod testing;
 pub mod trend;
 pub mod wrappers;

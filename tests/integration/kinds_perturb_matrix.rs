@@ -115,7 +115,10 @@ fn tables_for(kind: ChartKind, tables: &[Table]) -> Vec<&Table> {
     let mut out: Vec<&Table> = Vec::new();
     for pick in [
         suited.first().copied(),
-        suited.iter().copied().find(|t| t.index.ctype == ColumnType::Date),
+        suited
+            .iter()
+            .copied()
+            .find(|t| t.index.ctype == ColumnType::Date),
         suited.iter().copied().find(multi),
         suited.iter().copied().find(|t| {
             t.series
@@ -190,7 +193,10 @@ fn shown(
     {
         if let Some(stat) = &p.stat {
             let obs = |g: &str| -> Vec<f64> {
-                csv.series.get(g).map(|c| c.iter().flatten().copied().collect()).unwrap_or_default()
+                csv.series
+                    .get(g)
+                    .map(|c| c.iter().flatten().copied().collect())
+                    .unwrap_or_default()
             };
             for g in &stat.groups {
                 let values = obs(&g.group);
@@ -278,7 +284,10 @@ fn every_new_kind_takes_part_in_every_applicable_perturbation() {
     for kind in new_kinds() {
         let picked = tables_for(kind, &all);
         assert!(!picked.is_empty(), "no table suits {kind:?}");
-        eprintln!("{kind:?}: {:?}", picked.iter().map(|t| t.id.as_str()).collect::<Vec<_>>());
+        eprintln!(
+            "{kind:?}: {:?}",
+            picked.iter().map(|t| t.id.as_str()).collect::<Vec<_>>()
+        );
         for t in picked {
             let csv = csv_of(t).unwrap();
             let others: Vec<&Table> = all.iter().filter(|o| o.id != t.id).collect();
@@ -296,9 +305,13 @@ fn every_new_kind_takes_part_in_every_applicable_perturbation() {
             let qs = sweep::questions_of(&t.id, &spec);
             let mut outcomes = sweep::sweep_spec(&spec, &ctx, &qs, |_| true);
             // A subtitle is added only to a chart printing none.
-            let plain = chartstress::spec::single(t, kind, &chartstress::spec::theme("classic").unwrap()).unwrap();
+            let plain =
+                chartstress::spec::single(t, kind, &chartstress::spec::theme("classic").unwrap())
+                    .unwrap();
             let plain_qs = sweep::questions_of(&t.id, &plain);
-            outcomes.extend(sweep::sweep_spec(&plain, &ctx, &plain_qs, |i| i.name == "subtitle_added"));
+            outcomes.extend(sweep::sweep_spec(&plain, &ctx, &plain_qs, |i| {
+                i.name == "subtitle_added"
+            }));
             for (name, list) in &outcomes {
                 let info = perturb::info(name).unwrap();
                 let tally = matrix.entry((kind, *name)).or_default();
@@ -312,7 +325,8 @@ fn every_new_kind_takes_part_in_every_applicable_perturbation() {
                     }
                     // Every value the original showed is still drawn, and
                     // drawn right (a split into panels may spread them).
-                    if info.effect == AnswerEffect::Preserving || info.name.starts_with("kind_swap") {
+                    if info.effect == AnswerEffect::Preserving || info.name.starts_with("kind_swap")
+                    {
                         let lost: Vec<_> = before.difference(&now).collect();
                         assert!(lost.is_empty(), "{what}: no longer drawn: {lost:?}");
                     }
@@ -325,7 +339,9 @@ fn every_new_kind_takes_part_in_every_applicable_perturbation() {
                 let info = p.info();
                 for severity in [1u8, 5] {
                     let hit = match info.stage {
-                        Stage::Svg => p.apply_svg(&rendered.svg, &rendered.scene, severity, 7).is_some(),
+                        Stage::Svg => p
+                            .apply_svg(&rendered.svg, &rendered.scene, severity, 7)
+                            .is_some(),
                         Stage::Image => perturb::apply_image_png(*p, &png, severity, 7)
                             .unwrap()
                             .is_some(),
@@ -368,7 +384,9 @@ fn every_new_kind_takes_part_in_every_applicable_perturbation() {
                     "?".into()
                 }
                 (None, None) => {
-                    missing.push(format!("{name} never applies to {kind:?} and gives no reason"));
+                    missing.push(format!(
+                        "{name} never applies to {kind:?} and gives no reason"
+                    ));
                     "?".into()
                 }
             };
@@ -383,4 +401,200 @@ fn every_new_kind_takes_part_in_every_applicable_perturbation() {
     }
     eprintln!("{table}");
     assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
+
+/// `kind_swap_new` swaps bars, signed bars and grouped bars into the newer
+/// kinds that draw the same values: every value the original drew is drawn
+/// on the swapped chart, as the CSV has it, and the oracle and the reader
+/// answer the original's data questions there.
+#[test]
+fn kind_swap_new_keeps_every_value_drawn() {
+    let dir = tempfile::tempdir().unwrap();
+    let all = tables(dir.path());
+    let themes = chartstress::spec::builtin_themes();
+    // Coffee and tea over more countries than a slope chart names: no slope.
+    let cases: [(&str, ChartKind, &[ChartKind]); 4] = [
+        ("browser_share_pie", ChartKind::Bar, &[ChartKind::Lollipop]),
+        (
+            "gdp_growth_g7",
+            ChartKind::Bar,
+            &[ChartKind::Lollipop, ChartKind::DivergingBar],
+        ),
+        (
+            "company_profit_loss",
+            ChartKind::GroupedBar,
+            &[ChartKind::Dumbbell, ChartKind::Slope],
+        ),
+        (
+            "coffee_tea",
+            ChartKind::GroupedBar,
+            &[ChartKind::Dumbbell, ChartKind::Radar],
+        ),
+    ];
+    let swap = perturb::find("kind_swap_new").unwrap();
+    assert!(perturb::registry::OPT_IN.contains(&"kind_swap_new"));
+    for (id, kind, want) in cases {
+        let t = all.iter().find(|t| t.id == id).unwrap();
+        let csv = csv_of(t).unwrap();
+        let others: Vec<&Table> = all.iter().filter(|o| o.id != t.id).collect();
+        let ctx = ChartContext {
+            seed: 17,
+            themes: &themes,
+            distractors: &others,
+        };
+        let style = chartstress::spec::theme("classic").unwrap();
+        let spec = chartstress::spec::single(t, kind, &style).unwrap();
+        let scene = chartstress::render::render(&spec).unwrap().scene;
+        let before = shown(&scene, id, &csv, false, id);
+        let qs = sweep::questions_of(id, &spec);
+        let mut got = BTreeSet::new();
+        for severity in 1..=5u8 {
+            let a = swap
+                .apply_spec(&spec, severity, &ctx)
+                .unwrap_or_else(|| panic!("{id} s{severity}: no swap"));
+            let to = a.value.panels()[0].kind;
+            got.insert(to);
+            assert_eq!(a.value.panels()[0].series, spec.panels()[0].series);
+            let r = chartstress::render::render(&a.value).unwrap();
+            let what = format!("{id} {kind:?}→{to:?}");
+            let now = shown(&r.scene, id, &csv, false, &what);
+            let lost: Vec<_> = before.difference(&now).collect();
+            assert!(lost.is_empty(), "{what}: no longer drawn: {lost:?}");
+            let view = chartstress::reader::View::for_item(&[], false);
+            for q in qs
+                .iter()
+                .filter(|q| !chartstress::query::is_descriptive(&q.query))
+            {
+                let now = chartstress::query::execute(&q.query, &a.value, &r.scene);
+                // Answered, or refused as a near tie the new kind shows
+                // less precisely: never a different answer.
+                if let Ok(answer) = now {
+                    assert_eq!(answer, q.answer, "{what}: {}", q.text);
+                    let reading = chartstress::reader::answer(&q.query, &a.value, &r.scene, &view);
+                    if matches!(reading, chartstress::reader::Reading::Answer(_)) {
+                        assert!(
+                            chartstress::reader::agrees(&q.answer, &reading),
+                            "{what} reader: {} gold {:?} read {reading:?}",
+                            q.text,
+                            q.answer
+                        );
+                    }
+                }
+            }
+        }
+        let got: Vec<ChartKind> = got.into_iter().collect();
+        let mut want = want.to_vec();
+        want.sort();
+        assert_eq!(got, want, "{id}");
+    }
+    // Lines, stacks and slices have no newer kind drawing their values.
+    let t = all.iter().find(|t| t.id == "energy_mix_stacked").unwrap();
+    let style = chartstress::spec::theme("classic").unwrap();
+    for kind in [ChartKind::Line, ChartKind::StackedBar] {
+        let spec = chartstress::spec::single(t, kind, &style).unwrap();
+        let ctx = ChartContext {
+            seed: 1,
+            themes: &themes,
+            distractors: &[],
+        };
+        assert!(swap.apply_spec(&spec, 3, &ctx).is_none(), "{kind:?}");
+    }
+}
+
+/// The slope families (which category rises or falls the most from the
+/// left column to the right one) are asked of slope charts, answered by the
+/// oracle as the CSV says (recomputed here) and by the reader from the scene.
+#[test]
+fn slope_charts_ask_which_category_rises_or_falls_the_most() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::support::run_ok(
+        crate::support::bin()
+            .args([
+                "synth", "--seed", "11", "--count", "8", "--kind", "pair", "-o",
+            ])
+            .arg(dir.path()),
+    );
+    let (mut tables, errors) = chartstress::table::load_tables(
+        &[
+            dir.path().to_path_buf(),
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures"),
+        ],
+        false,
+    );
+    assert!(errors.is_empty(), "{errors:?}");
+    tables.sort_by(|a, b| a.id.cmp(&b.id));
+    let style = chartstress::spec::theme("classic").unwrap();
+    let view = chartstress::reader::View::for_item(&[], false);
+    let mut asked: BTreeMap<String, usize> = BTreeMap::new();
+    for t in tables
+        .iter()
+        .filter(|t| chartstress::spec::suitable_kinds(t).contains(&ChartKind::Slope))
+    {
+        let Some(csv) = csv_of(t) else { continue };
+        let spec = chartstress::spec::single(t, ChartKind::Slope, &style).unwrap();
+        let scene = chartstress::render::render(&spec).unwrap().scene;
+        let opts = chartstress::questions::QuestionOptions {
+            seed: 5,
+            count: 4,
+            types: vec![chartstress::ir::QuestionType::Factoid],
+            families: vec!["largest_rise".into(), "largest_fall".into()],
+            unanswerable_share: 0.0,
+        };
+        let qs = chartstress::questions::generate(&t.id, &spec, &scene, &opts);
+        // The left column is the file's first, the right its second.
+        let (a, b) = (&csv.series[&csv.columns[0]], &csv.series[&csv.columns[1]]);
+        for q in qs {
+            let rise = match q.family.as_str() {
+                "largest_rise" => true,
+                "largest_fall" => false,
+                other => panic!("{}: unexpected family {other}", t.id),
+            };
+            let changes: Vec<f64> = a
+                .iter()
+                .zip(b)
+                .map(|(x, y)| {
+                    let d = y.unwrap() - x.unwrap();
+                    if rise { d } else { -d }
+                })
+                .collect();
+            let best = (0..changes.len())
+                .max_by(|i, j| changes[*i].total_cmp(&changes[*j]))
+                .unwrap();
+            assert!(changes[best] > 0.0, "{}: {}", t.id, q.text);
+            assert_eq!(
+                q.answer,
+                chartstress::ir::Answer::Text {
+                    value: csv.index[best].clone()
+                },
+                "{}: {}",
+                t.id,
+                q.text
+            );
+            let verb = if rise {
+                "rises the most"
+            } else {
+                "falls the most"
+            };
+            assert!(q.text.contains(verb), "{}", q.text);
+            assert!(q.text.contains(&csv.columns[0]) && q.text.contains(&csv.columns[1]));
+            let reading = chartstress::reader::answer(&q.query, &spec, &scene, &view);
+            assert!(
+                chartstress::reader::agrees(&q.answer, &reading),
+                "reader on {}: {} gold {:?}, read {reading:?}",
+                t.id,
+                q.text,
+                q.answer
+            );
+            *asked.entry(q.family.clone()).or_default() += 1;
+        }
+    }
+    eprintln!("{asked:?}");
+    assert!(
+        asked.get("largest_rise").is_some_and(|n| *n >= 3),
+        "{asked:?}"
+    );
+    assert!(
+        asked.get("largest_fall").is_some_and(|n| *n >= 3),
+        "{asked:?}"
+    );
 }

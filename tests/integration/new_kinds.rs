@@ -338,8 +338,7 @@ fn new_kinds_take_part_in_the_perturbations_of_their_neighbours() {
         assert!(!qs.is_empty());
         // Opt-in perturbations are checked in kinds_figure.rs.
         let opt_in = |name: &str| perturb::registry::OPT_IN.contains(&name);
-        let outcomes =
-            crate::support::sweep::sweep_spec(&new_spec, &ctx, &qs, |i| !opt_in(i.name));
+        let outcomes = crate::support::sweep::sweep_spec(&new_spec, &ctx, &qs, |i| !opt_in(i.name));
         let applied: BTreeSet<&str> = outcomes.keys().copied().collect();
         for p in perturb::chart_perturbations() {
             let info = p.info();
