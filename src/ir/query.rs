@@ -165,6 +165,15 @@ pub enum Query {
         a: String,
         b: String,
     },
+    /// The category whose value changes the most from series `from` to
+    /// series `to` (a slope chart's left and right columns): the largest
+    /// rise, or with `rise` false the largest fall.
+    SlopeChange {
+        panel: PanelIndex,
+        from: String,
+        to: String,
+        rise: bool,
+    },
     /// Do the lines of `a` and `b` cross?
     Crosses {
         panel: PanelIndex,
@@ -422,6 +431,7 @@ impl Query {
             | Query::Trend { panel, .. }
             | Query::LargestChange { panel, .. }
             | Query::MaxGap { panel, .. }
+            | Query::SlopeChange { panel, .. }
             | Query::Crosses { panel, .. }
             | Query::Share { panel, .. }
             | Query::ShareSum { panel, .. }

@@ -6,7 +6,7 @@
 
 use super::util::drawn;
 use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
-use crate::ir::{BBox, ChartSpec, Scene};
+use crate::ir::{BBox, ChartKind, ChartSpec, Scene};
 
 pub struct AnnotationMoved;
 
@@ -37,6 +37,11 @@ impl Perturbation for AnnotationMoved {
                 "annotation label at its alternative place; no grid, 3 ticks, no tick marks",
             ],
         }
+    }
+
+    fn not_for(&self, kind: ChartKind) -> Option<&'static str> {
+        (!crate::spec::annotation::annotates(kind))
+            .then_some("annotations are drawn on bars, grouped bars and lines only")
     }
 
     fn apply_spec(

@@ -5,7 +5,7 @@
 
 use super::util::drawn;
 use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
-use crate::ir::ChartSpec;
+use crate::ir::{ChartKind, ChartSpec};
 
 pub struct AnnotationRemoved;
 
@@ -24,6 +24,11 @@ impl Perturbation for AnnotationRemoved {
                 "annotation not drawn; no grid, 3 ticks, no tick marks",
             ],
         }
+    }
+
+    fn not_for(&self, kind: ChartKind) -> Option<&'static str> {
+        (!crate::spec::annotation::annotates(kind))
+            .then_some("annotations are drawn on bars, grouped bars and lines only")
     }
 
     fn apply_spec(

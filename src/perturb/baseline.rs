@@ -87,6 +87,19 @@ impl Perturbation for Baseline {
         }
     }
 
+    fn not_for(&self, kind: ChartKind) -> Option<&'static str> {
+        use ChartKind::*;
+        match kind {
+            Line | Scatter => None,
+            Dumbbell | Slope | BoxPlot | Violin | Bubble => {
+                Some("its value axis already spans the data, not zero")
+            }
+            Radar | Pie | Donut => Some("values grow from a centre: a cut would misstate them"),
+            Heatmap => Some("values are colours on a scale, with no value axis to cut"),
+            _ => Some("a bar's or area's length from zero encodes its value"),
+        }
+    }
+
     fn apply_spec(
         &self,
         spec: &ChartSpec,

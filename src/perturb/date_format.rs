@@ -60,6 +60,15 @@ impl Perturbation for DateFormat {
         }
     }
 
+    fn not_for(&self, kind: crate::ir::ChartKind) -> Option<&'static str> {
+        use crate::ir::ChartKind::*;
+        matches!(
+            kind,
+            Histogram | BoxPlot | Violin | Dumbbell | Slope | Radar | Scatter | Bubble
+        )
+        .then_some("its categories are named groups or numbers, never dates")
+    }
+
     fn apply_spec(
         &self,
         spec: &ChartSpec,

@@ -158,6 +158,11 @@ impl Perturbation for SubtitleAdded {
         }
     }
 
+    fn not_for(&self, kind: crate::ir::ChartKind) -> Option<&'static str> {
+        (kind == crate::ir::ChartKind::Histogram)
+            .then_some("a histogram counts observations in bins: no unit or period to state")
+    }
+
     fn apply_spec(
         &self,
         spec: &ChartSpec,

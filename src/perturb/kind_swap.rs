@@ -192,6 +192,18 @@ impl Perturbation for KindSwap {
         }
     }
 
+    fn not_for(&self, kind: ChartKind) -> Option<&'static str> {
+        match kind {
+            ChartKind::Histogram => Some(
+                "no other kind reads a distribution's bins: bars of them draw the same picture",
+            ),
+            ChartKind::DualAxis => {
+                Some("any other kind puts both series on one axis, where the smaller lies flat")
+            }
+            _ => None,
+        }
+    }
+
     fn apply_spec(
         &self,
         spec: &ChartSpec,

@@ -5,7 +5,7 @@
 
 use super::util::{drawn, draws_legend, legend_place, placement_name};
 use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
-use crate::ir::{ChartSpec, LegendPlacement, Scene};
+use crate::ir::{ChartKind, ChartSpec, LegendPlacement, Scene};
 
 pub struct LegendMoved;
 
@@ -42,6 +42,10 @@ impl Perturbation for LegendMoved {
                 "legend outside, above the plot, horizontal (else as above)",
             ],
         }
+    }
+
+    fn not_for(&self, kind: ChartKind) -> Option<&'static str> {
+        super::util::no_legend(kind)
     }
 
     fn apply_spec(

@@ -5,7 +5,7 @@
 
 use super::util::{drawn, draws_legend};
 use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
-use crate::ir::{ChartSpec, LegendPlacement};
+use crate::ir::{ChartKind, ChartSpec, LegendPlacement};
 
 pub struct LegendRemoved;
 
@@ -24,6 +24,10 @@ impl Perturbation for LegendRemoved {
                 "no legend, no direct labels, grid lines removed",
             ],
         }
+    }
+
+    fn not_for(&self, kind: ChartKind) -> Option<&'static str> {
+        super::util::no_legend(kind)
     }
 
     fn apply_spec(

@@ -5,7 +5,7 @@
 
 use super::util::{drawn, legend_labels};
 use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
-use crate::ir::{ChartSpec, LegendOrder, LegendPlacement};
+use crate::ir::{ChartKind, ChartSpec, LegendOrder, LegendPlacement};
 
 pub struct LegendReordered;
 
@@ -32,6 +32,12 @@ impl Perturbation for LegendReordered {
                 "reversed, legend outside above",
             ],
         }
+    }
+
+    fn not_for(&self, kind: ChartKind) -> Option<&'static str> {
+        super::util::no_legend(kind).or((kind == ChartKind::Waterfall).then_some(
+            "a waterfall's legend names its bars' roles (start, increase, decrease) in a fixed order",
+        ))
     }
 
     fn apply_spec(

@@ -23,6 +23,24 @@ impl Perturbation for LogScale {
         }
     }
 
+    fn not_for(&self, kind: ChartKind) -> Option<&'static str> {
+        use ChartKind::*;
+        match kind {
+            Bar | HorizontalBar | GroupedBar | Lollipop | Line | Scatter => None,
+            StackedBar | StackedArea | PercentStackedBar | Waterfall => {
+                Some("stacked parts and running totals have no log reading")
+            }
+            Pie | Donut | Radar => Some("values grow from a centre: a log scale has no zero there"),
+            DivergingBar => Some("values lie on both sides of zero"),
+            Heatmap => Some("values are colours on a scale, with no value axis"),
+            Histogram | BoxPlot | Violin | ErrorBar => {
+                Some("counts, quartiles and intervals are drawn on a linear axis only")
+            }
+            Area | Bubble | Dumbbell | Slope => Some("drawn on a linear value axis only"),
+            DualAxis => Some("its second axis is read linearly, beside the first"),
+        }
+    }
+
     fn apply_spec(
         &self,
         spec: &ChartSpec,

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::ir::{ChartSpec, Scene, Style, Table, TextBox};
+use crate::ir::{ChartKind, ChartSpec, Scene, Style, Table, TextBox};
 
 mod util;
 
@@ -26,6 +26,7 @@ mod date_format;
 mod font_family;
 mod font_size;
 mod kind_swap;
+mod kind_swap_new;
 mod legend_moved;
 mod legend_removed;
 mod legend_reordered;
@@ -186,6 +187,14 @@ pub enum PerturbError {
 /// the others return `None` ("does not apply").
 pub trait Perturbation: Send + Sync {
     fn info(&self) -> Info;
+
+    /// Why this perturbation never applies to a chart of `kind`, when the
+    /// kind itself rules it out (a log axis under stacked shares, a cut
+    /// axis under bars); None when it applies wherever the chart has what
+    /// it changes (a legend, a date axis, an annotation).
+    fn not_for(&self, _kind: ChartKind) -> Option<&'static str> {
+        None
+    }
 
     /// Spec stage. `None` when the perturbation does not apply to this chart
     /// (e.g. log scale with non-positive values) or would change nothing.

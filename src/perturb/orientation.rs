@@ -28,6 +28,11 @@ impl Perturbation for Orientation {
         }
     }
 
+    fn not_for(&self, kind: ChartKind) -> Option<&'static str> {
+        (!matches!(kind, ChartKind::Bar | ChartKind::HorizontalBar))
+            .then_some("only bars have a kind drawing them turned by 90 degrees")
+    }
+
     fn apply_spec(
         &self,
         spec: &ChartSpec,

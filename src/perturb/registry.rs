@@ -19,6 +19,7 @@ static CHART: &[&dyn Perturbation] = &[
     &super::log_scale::LogScale,
     &super::orientation::Orientation,
     &super::kind_swap::KindSwap,
+    &super::kind_swap_new::KindSwapNew,
     &super::subplots::Subplots,
     &super::dashboard::Dashboard,
     &super::small_multiples::SmallMultiples,
@@ -42,6 +43,7 @@ pub const OPT_IN: &[&str] = &[
     "furniture_removed",
     "furniture_moved",
     "subtitle_added",
+    "kind_swap_new",
 ];
 
 /// Chart perturbations (spec, SVG and image stages), in registry order.

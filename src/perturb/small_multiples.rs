@@ -28,6 +28,21 @@ impl Perturbation for SmallMultiples {
         }
     }
 
+    fn not_for(&self, kind: crate::ir::ChartKind) -> Option<&'static str> {
+        use crate::ir::ChartKind::*;
+        match kind {
+            Lollipop | DivergingBar | Waterfall | ErrorBar | Histogram | BoxPlot | Violin
+            | Slope | Pie | Donut => {
+                Some("draws one series (or two read as one): nothing to split")
+            }
+            DualAxis => Some("its two series differ in unit: panels could not share a value axis"),
+            k if multiples::panel_kind(k).is_none() => {
+                Some("its series are read against each other within each category")
+            }
+            _ => None,
+        }
+    }
+
     fn apply_spec(
         &self,
         spec: &ChartSpec,

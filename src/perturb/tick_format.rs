@@ -34,6 +34,16 @@ impl Perturbation for TickFormat {
         }
     }
 
+    fn not_for(&self, kind: crate::ir::ChartKind) -> Option<&'static str> {
+        if kind == crate::ir::ChartKind::Heatmap {
+            Some("a heatmap's axes name categories; its values are read on the colour bar")
+        } else if kind.is_circular() {
+            Some("slices have no numeric axis")
+        } else {
+            None
+        }
+    }
+
     fn apply_spec(
         &self,
         spec: &ChartSpec,

@@ -179,6 +179,20 @@ pub fn encode_png(name: &'static str, img: &RgbImage) -> Result<Vec<u8>, Perturb
         .map_err(|source| PerturbError::Encode { name, source })
 }
 
+/// Why charts of `kind` draw no legend, when none ever is: one series, or
+/// series named elsewhere (a slope chart's axis headings, a heatmap's rows).
+pub(super) fn no_legend(kind: crate::ir::ChartKind) -> Option<&'static str> {
+    use crate::ir::ChartKind::*;
+    match kind {
+        Lollipop | DivergingBar | ErrorBar | Histogram | BoxPlot | Violin => {
+            Some("draws one series: no legend")
+        }
+        Slope => Some("names its two series above its two axes: no legend"),
+        Heatmap => Some("names its series on an axis and draws a colour bar: no legend"),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 pub mod testing {
     //! Hand-built specs for the perturbation unit tests.

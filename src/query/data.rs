@@ -664,6 +664,10 @@ fn run(query: &Query, ctx: &Ctx) -> R<Answer> {
             let r = best(&gaps, true, "largest gap")?;
             category_answer(ctx, r)
         }
+        Query::SlopeChange { from, to, rise, .. } => {
+            let r = super::slope::largest_change(&full(ctx, from)?, &full(ctx, to)?, *rise)?;
+            category_answer(ctx, r)
+        }
         Query::Crosses { a, b, .. } => {
             if !matches!(d.kind, ChartKind::Line | ChartKind::Area) {
                 return refuse(RefusalKind::Unsupported, "crossings are asked of lines");

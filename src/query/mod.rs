@@ -13,6 +13,7 @@ pub mod dist;
 pub mod figure;
 pub mod paragraph;
 pub mod reference;
+mod slope;
 pub mod testing;
 pub mod trend;
 pub mod wrappers;
@@ -207,6 +208,8 @@ pub const DATA_FAMILIES: &[&str] = &[
     "outlier_count",
     "bin_range_count",
     "intervals_overlap",
+    "largest_rise",
+    "largest_fall",
 ];
 
 /// Families that need a fact stated in the table's accompanying paragraph.
@@ -301,6 +304,7 @@ pub fn family(query: &Query) -> &'static str {
             }
         }
         Query::MaxGap { .. } => "max_gap",
+        Query::SlopeChange { rise, .. } => slope::family(*rise),
         Query::Crosses { .. } => "crosses",
         Query::Share { .. } => "share",
         Query::ShareSum { .. } => "share_sum",

@@ -19,6 +19,11 @@ pub fn data_family_fits(family: &str, d: &PanelData) -> bool {
     if !d.categorical() || n < 2 || ns == 0 {
         return false;
     }
+    // Rises and falls between two columns are what a slope chart is drawn
+    // to show; other kinds ask about their columns' gap (max_gap).
+    if matches!(family, "largest_rise" | "largest_fall") {
+        return d.kind == ChartKind::Slope && ns == 2 && n >= 3;
+    }
     // A histogram's table is its bins' counts, a box or violin plot's its
     // groups' medians: values, extremes and comparisons are read from the
     // picture; trends over groups, ratios of medians and shares are not
@@ -456,6 +461,13 @@ pub fn data_query(
             panel,
             series: name,
             increase: family == "largest_increase",
+        },
+        // From the left column to the right one, as the segments run.
+        "largest_rise" | "largest_fall" if named.len() == 2 => Query::SlopeChange {
+            panel,
+            from: d.series[0].name.clone(),
+            to: d.series[1].name.clone(),
+            rise: family == "largest_rise",
         },
         "max_gap" | "crosses" if named.len() >= 2 => {
             let (i, j) = two(rng, named.len());

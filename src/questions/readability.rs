@@ -639,6 +639,23 @@ pub fn check(q: &Query, r: &Reading) -> Result<(), &'static str> {
                 .collect();
             winner(r, &steps, *increase).map(|_| ())
         }
+        Query::SlopeChange { from, to, rise, .. } => {
+            let (xa, xb) = (r.series_cells(from)?, r.series_cells(to)?);
+            let changes: Vec<(&str, Cell)> = xa
+                .iter()
+                .filter_map(|(c, x)| {
+                    let y = xb.iter().find(|o| o.0 == *c)?.1;
+                    let change = Cell {
+                        value: y.value - x.value,
+                        err: x.err + y.err,
+                        px: x.px.max(y.px),
+                        printed: None,
+                    };
+                    Some((*c, change))
+                })
+                .collect();
+            winner(r, &changes, *rise).map(|_| ())
+        }
         Query::MaxGap { a, b, .. } => {
             let (xa, xb) = (r.series_cells(a)?, r.series_cells(b)?);
             let gaps: Vec<(&str, Cell)> = xa

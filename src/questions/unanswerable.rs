@@ -407,6 +407,7 @@ fn swap_entity(query: &Query, category: Option<&str>, series: Option<&str>) -> O
         },
         // Two series: the second one is not drawn.
         Query::MaxGap { b, .. } | Query::Crosses { b, .. } => ser(b),
+        Query::SlopeChange { to, .. } => ser(to),
         Query::Argmax {
             series: Some(s), ..
         }

@@ -257,6 +257,24 @@ pub fn evaluate(query: &Query, sight: &Sight) -> Result<Value, Stop> {
                 .collect();
             Value::Cat(sight.name_of(&decisive(&gaps, true, "largest gap")?)?)
         }
+        Query::SlopeChange { from, to, rise, .. } => {
+            let x = sight.column(from)?;
+            let y = sight.column(to)?;
+            let changes: Vec<(String, Interval)> = x
+                .iter()
+                .filter_map(|(s, v)| {
+                    y.iter()
+                        .find(|(o, _)| o == s)
+                        .map(|(_, w)| (s.clone(), *w - *v))
+                })
+                .collect();
+            let slot = decisive(&changes, *rise, "largest change")?;
+            let change = changes.iter().find(|(s, _)| *s == slot).map(|(_, v)| *v);
+            if change.and_then(|c| side(c, 0.0)) != Some(*rise) {
+                return Err(too_close("the change's direction is not certain"));
+            }
+            Value::Cat(sight.name_of(&slot)?)
+        }
         Query::Crosses { a, b, .. } => {
             let x = sight.column(a)?;
             let y = sight.column(b)?;

@@ -250,6 +250,11 @@ pub fn base_slots(query: &Query, spec: &ChartSpec) -> Option<(String, Slots)> {
             put("k", &k.to_string());
             "top_mean".into()
         }
+        Query::SlopeChange { from, to, .. } => {
+            put("series_a", from);
+            put("series_b", to);
+            crate::query::family(query).into()
+        }
         Query::MaxGap { a, b, .. } | Query::Crosses { a, b, .. } => {
             put("series_a", a);
             put("series_b", b);

@@ -76,7 +76,7 @@ pub fn draw(
     let (title, subtitle, title_h) = draw_titles(
         canvas,
         panel.title.as_deref(),
-        table.meta.subtitle.as_deref(),
+        panel.subtitle_text(),
         st,
         inner,
     );

@@ -7,13 +7,14 @@
 //! - lower bound: `lower`, `low`, `lo`, `lcl`, `lb` (`ci_low`, `Lower 95% CI`);
 //! - upper bound: `upper`, `high`, `hi`, `ucl`, `ub` (`ci_high`, `Upper`);
 //! - a symmetric error (the interval is value ± error): `error`, `err`,
-//!   `se`, `sem`, `sd`, `std`, `stderr`, `stdev`, `margin`, `moe`, `ci`, or a
-//!   header containing `±`;
+//!   `se`, `sem`, `sd`, `std`, `stderr`, `stdev`, `moe`, `ci` (`Margin of
+//!   error` has `error`; a bare `margin` is a profit margin), or a header
+//!   containing `±`;
 //! - the value: the first other numeric column (`mean`, `value`, …).
 //!
 //! A table suits when it has the value and either both bounds or one error
-//! column, 2–12 complete rows, every bound around its value and every error
-//! non-negative.
+//! column in the value's unit, 2–12 complete rows, every bound around its
+//! value and every error non-negative.
 
 use crate::ir::{Cell, Column, ColumnType, Table};
 
@@ -51,7 +52,7 @@ fn is_error(name: &str) -> bool {
         || has_word(
             name,
             &[
-                "error", "err", "se", "sem", "sd", "std", "stderr", "stdev", "margin", "moe", "ci",
+                "error", "err", "se", "sem", "sd", "std", "stderr", "stdev", "moe", "ci",
             ],
         )
 }
@@ -97,6 +98,20 @@ pub fn intervals(table: &Table) -> Option<Intervals> {
             .collect()
     };
     let values = cells(value)?;
+    // Bounds and errors are amounts of the value's own unit: a percentage
+    // beside dollars is another measure, not its interval. A bound printed
+    // without a unit is taken in the value's.
+    let format = |name: &str| table.series(name).map(|c| c.format.clone());
+    let value_format = format(value)?;
+    let foreign_unit = lower.iter().chain(&upper).chain(&error).any(|b| {
+        format(b).is_some_and(|f| {
+            (f.prefix.is_some() || f.suffix.is_some())
+                && (f.prefix != value_format.prefix || f.suffix != value_format.suffix)
+        })
+    });
+    if foreign_unit {
+        return None;
+    }
     let rows: Vec<(f64, f64, f64)> = match (lower.as_slice(), upper.as_slice(), error.as_slice()) {
         ([lo], [hi], _) => {
             let (lo, hi) = (cells(lo)?, cells(hi)?);
@@ -211,5 +226,19 @@ mod tests {
         )));
         assert!(!suits_error_bar(&table("G,Mean,Count\nA,5,6\nB,6,5\n")));
         assert!(!suits_error_bar(&table("G,Mean,SD\nA,5,-1\nB,6,1\n")));
+        // A profit margin in % beside revenue in $ is another measure, not
+        // a margin of error; a margin of error in the value's unit is one.
+        assert!(!suits_error_bar(&table(
+            "Year,Revenue ($M),Operating margin\n2016,$131,19.9%\n2017,$369,4.9%\n"
+        )));
+        assert!(!suits_error_bar(&table(
+            "Year,Revenue,Margin\n2016,131,19.9\n2017,369,4.9\n"
+        )));
+        assert!(suits_error_bar(&table(
+            "Party,Support,Margin of error\nA,34%,3%\nB,29%,3%\n"
+        )));
+        assert!(suits_error_bar(&table(
+            "Clinic,Mean cost,SE\nA,$120,4.5\nB,$135,6.0\n"
+        )));
     }
 }

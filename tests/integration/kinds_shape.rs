@@ -595,7 +595,7 @@ fn fixture_suites_of_the_shape_kinds_are_answered_by_oracle_and_reader() {
 /// every data answer.
 #[test]
 fn shape_kinds_take_part_in_the_perturbations_that_apply() {
-    use chartstress::perturb::{self, AnswerEffect, ChartContext, Stage};
+    use chartstress::perturb::ChartContext;
     let themes = chartstress::spec::builtin_themes();
     let tables = crate::support::fixture_tables();
     let cases = [
@@ -615,53 +615,16 @@ fn shape_kinds_take_part_in_the_perturbations_that_apply() {
         let mut style = chartstress::spec::theme("classic").unwrap();
         style.data_labels = true;
         let spec = chartstress::spec::single(t, kind, &style).unwrap();
-        let scene = chartstress::render::render(&spec).unwrap().scene;
-        let opts = chartstress::questions::QuestionOptions {
-            seed: 3,
-            count: 8,
-            unanswerable_share: 0.0,
-            ..Default::default()
-        };
-        let qs = chartstress::questions::generate(t.id.as_str(), &spec, &scene, &opts);
+        let qs = crate::support::sweep::questions_of(t.id.as_str(), &spec);
         assert!(!qs.is_empty(), "{kind:?}");
-        let mut applied = BTreeSet::new();
-        let mut swapped = BTreeSet::new();
-        for p in perturb::chart_perturbations() {
-            let info = p.info();
-            if info.stage != Stage::Spec {
-                continue;
-            }
-            for severity in 1..=5u8 {
-                let Some(a) = p.apply_spec(&spec, severity, &ctx) else {
-                    continue;
-                };
-                applied.insert(info.name);
-                if info.name == "kind_swap" {
-                    swapped.insert(a.value.panels()[0].kind);
-                }
-                let r = chartstress::render::render(&a.value)
-                    .unwrap_or_else(|e| panic!("{kind:?} {} s{severity}: {e}", info.name));
-                if info.effect != AnswerEffect::Preserving {
-                    continue;
-                }
-                for q in &qs {
-                    if chartstress::query::is_descriptive(&q.query) {
-                        continue;
-                    }
-                    let query = match a.target_panel {
-                        Some(to) => perturb::retarget_panel(&q.query, 0, to),
-                        None => q.query.clone(),
-                    };
-                    let now = chartstress::query::execute(&query, &a.value, &r.scene)
-                        .unwrap_or(chartstress::ir::Answer::Unanswerable);
-                    assert_eq!(
-                        now, q.answer,
-                        "{} s{severity} on {kind:?}: {}",
-                        info.name, q.text
-                    );
-                }
-            }
-        }
+        let outcomes = crate::support::sweep::sweep_spec(&spec, &ctx, &qs, |_| true);
+        let applied: BTreeSet<&str> = outcomes.keys().copied().collect();
+        let swapped: BTreeSet<ChartKind> = outcomes
+            .get("kind_swap")
+            .into_iter()
+            .flatten()
+            .map(|o| o.applied.value.panels()[0].kind)
+            .collect();
         for name in ["palette", "theme", "data_labels", "kind_swap", "font_size"] {
             assert!(applied.contains(name), "{kind:?}: {name} in {applied:?}");
         }

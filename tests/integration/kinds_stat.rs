@@ -318,7 +318,7 @@ fn stat_suites_are_answered_by_oracle_and_reader() {
 /// and (box <-> violin) kind swaps.
 #[test]
 fn stat_kinds_take_part_in_their_perturbations() {
-    use chartstress::perturb::{self, AnswerEffect, ChartContext, Stage};
+    use chartstress::perturb::ChartContext;
     let dir = tempfile::tempdir().unwrap();
     let path = &synth_samples(dir.path(), 1)[0];
     let t = chartstress::table::load_table(path).unwrap();
@@ -333,56 +333,17 @@ fn stat_kinds_take_part_in_their_perturbations() {
     let style = chartstress::spec::theme("classic").unwrap();
     for kind in KINDS {
         let spec = chartstress::spec::single(&t, kind, &style).unwrap();
-        let scene = chartstress::render::render(&spec).unwrap().scene;
-        let opts = chartstress::questions::QuestionOptions {
-            seed: 3,
-            count: 8,
-            unanswerable_share: 0.0,
-            ..Default::default()
-        };
-        let qs = chartstress::questions::generate(t.id.as_str(), &spec, &scene, &opts);
+        let qs = crate::support::sweep::questions_of(t.id.as_str(), &spec);
         assert!(!qs.is_empty());
-        let mut applied = BTreeSet::new();
-        for p in perturb::chart_perturbations() {
-            let info = p.info();
-            if info.stage != Stage::Spec {
-                continue;
-            }
-            for severity in 1..=5u8 {
-                let Some(a) = p.apply_spec(&spec, severity, &ctx) else {
-                    continue;
-                };
-                applied.insert(info.name);
-                let r = chartstress::render::render(&a.value)
-                    .unwrap_or_else(|e| panic!("{} s{severity}: {e}", info.name));
-                if info.name == "kind_swap" {
-                    let to = a.value.panels()[0].kind;
-                    let want = match kind {
-                        ChartKind::BoxPlot => ChartKind::Violin,
-                        _ => ChartKind::BoxPlot,
-                    };
-                    assert_eq!(to, want, "{kind:?}");
-                }
-                if info.effect != AnswerEffect::Preserving {
-                    continue;
-                }
-                for q in &qs {
-                    if chartstress::query::is_descriptive(&q.query) {
-                        continue;
-                    }
-                    let query = match a.target_panel {
-                        Some(to) => perturb::retarget_panel(&q.query, 0, to),
-                        None => q.query.clone(),
-                    };
-                    let now = chartstress::query::execute(&query, &a.value, &r.scene)
-                        .unwrap_or(chartstress::ir::Answer::Unanswerable);
-                    assert_eq!(
-                        now, q.answer,
-                        "{} s{severity} on {kind:?}: {}",
-                        info.name, q.text
-                    );
-                }
-            }
+        let outcomes = crate::support::sweep::sweep_spec(&spec, &ctx, &qs, |_| true);
+        let applied: BTreeSet<&str> = outcomes.keys().copied().collect();
+        for o in outcomes.get("kind_swap").into_iter().flatten() {
+            let to = o.applied.value.panels()[0].kind;
+            let want = match kind {
+                ChartKind::BoxPlot => ChartKind::Violin,
+                _ => ChartKind::BoxPlot,
+            };
+            assert_eq!(to, want, "{kind:?}");
         }
         eprintln!("{kind:?}: {applied:?}");
         let mut wanted = vec![

@@ -28,6 +28,7 @@ mod kinds_combo;
 mod kinds_dist;
 mod kinds_dual;
 mod kinds_figure;
+mod kinds_perturb_matrix;
 mod kinds_shape;
 mod kinds_stat;
 mod new_kinds;

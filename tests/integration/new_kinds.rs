@@ -305,7 +305,7 @@ fn lollipop_suites_are_answered_by_oracle_and_reader() {
 /// annotations on lollipops. Answer-preserving ones keep every data answer.
 #[test]
 fn new_kinds_take_part_in_the_perturbations_of_their_neighbours() {
-    use chartstress::perturb::{self, AnswerEffect, ChartContext, Stage};
+    use chartstress::perturb::{self, ChartContext, Stage};
     let themes = chartstress::spec::builtin_themes();
     let tables = crate::support::fixture_tables();
     let cases = [
@@ -334,53 +334,20 @@ fn new_kinds_take_part_in_the_perturbations_of_their_neighbours() {
         style.data_labels = true;
         let spec_of = |k| chartstress::spec::single(t, k, &style).unwrap();
         let (old_spec, new_spec) = (spec_of(old), spec_of(new));
-        let scene = chartstress::render::render(&new_spec).unwrap().scene;
-        let opts = chartstress::questions::QuestionOptions {
-            seed: 3,
-            count: 8,
-            unanswerable_share: 0.0,
-            ..Default::default()
-        };
-        let qs = chartstress::questions::generate(t.id.as_str(), &new_spec, &scene, &opts);
+        let qs = crate::support::sweep::questions_of(t.id.as_str(), &new_spec);
         assert!(!qs.is_empty());
-        let mut applied = BTreeSet::new();
+        // Opt-in perturbations are checked in kinds_figure.rs.
+        let opt_in = |name: &str| perturb::registry::OPT_IN.contains(&name);
+        let outcomes = crate::support::sweep::sweep_spec(&new_spec, &ctx, &qs, |i| !opt_in(i.name));
+        let applied: BTreeSet<&str> = outcomes.keys().copied().collect();
         for p in perturb::chart_perturbations() {
             let info = p.info();
-            // Opt-in perturbations are checked in kinds_figure.rs.
-            if info.stage != Stage::Spec || perturb::registry::OPT_IN.contains(&info.name) {
+            if info.stage != Stage::Spec || opt_in(info.name) {
                 continue;
             }
             // A severity may be a no-op on one kind and not the other (four
             // ticks print the same shares' axis as six): compare per name.
-            let mut before = false;
-            for severity in 1..=5u8 {
-                before |= p.apply_spec(&old_spec, severity, &ctx).is_some();
-                let Some(a) = p.apply_spec(&new_spec, severity, &ctx) else {
-                    continue;
-                };
-                applied.insert(info.name);
-                let r = chartstress::render::render(&a.value)
-                    .unwrap_or_else(|e| panic!("{} s{severity}: {e}", info.name));
-                if info.effect != AnswerEffect::Preserving {
-                    continue;
-                }
-                for q in &qs {
-                    if chartstress::query::is_descriptive(&q.query) {
-                        continue;
-                    }
-                    let query = match a.target_panel {
-                        Some(to) => perturb::retarget_panel(&q.query, 0, to),
-                        None => q.query.clone(),
-                    };
-                    let now = chartstress::query::execute(&query, &a.value, &r.scene)
-                        .unwrap_or(chartstress::ir::Answer::Unanswerable);
-                    assert_eq!(
-                        now, q.answer,
-                        "{} s{severity} on {new:?}: {}",
-                        info.name, q.text
-                    );
-                }
-            }
+            let before = (1..=5u8).any(|s| p.apply_spec(&old_spec, s, &ctx).is_some());
             assert!(
                 !before || applied.contains(info.name) || exempt.contains(&info.name),
                 "{} applies to {old:?} but not {new:?}",

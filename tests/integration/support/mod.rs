@@ -3,6 +3,7 @@
 
 pub mod kind_suite;
 pub mod printed_csv;
+pub mod sweep;
 
 use chartstress::ir::{Cell, Column, ColumnType, NumberFormat, Table, TableMeta};
 

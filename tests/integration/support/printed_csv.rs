@@ -1,6 +1,6 @@
 //! A fixture CSV (or TSV) read with the csv crate alone, not the library:
 //! index labels and each series' cells as printed numbers ("$1,200", "1.2%"
-//! → 1200, 1.2; empty → None), for checks independent of the table code.
+//! → 1200, 1.2; "−3" → -3; empty → None), for checks independent of the table code.
 
 use std::collections::BTreeMap;
 use std::path::Path;
