@@ -75,6 +75,8 @@ pub struct Command {
 
 struct Worker {
     child: Child,
+    /// The process group of the program and its watchdog.
+    group: u32,
     stdin: Option<ChildStdin>,
     lines: Receiver<std::io::Result<String>>,
     /// The watchdog process and the pipe that keeps it waiting.
@@ -94,7 +96,7 @@ impl Drop for Worker {
             }
         }
         if !exited {
-            kill_group(&mut self.child);
+            kill_group(self.group, &mut self.child);
         }
         // Releasing the watchdog kills what the program left behind in its group.
         if let Some((mut watchdog, pipe)) = self.watchdog.take() {
@@ -104,8 +106,8 @@ impl Drop for Worker {
     }
 }
 
-/// Starts `sh` in the worker's process group, blocked reading a pipe whose
-/// only writer is this process. When the pipe closes — the worker is
+/// Starts `sh` in a process group of its own, blocked reading a pipe whose
+/// only writer is this process; the worker is then started in that group. When the pipe closes — the worker is
 /// dropped, or chartstress exits or is killed, even with `kill -9` — the
 /// read ends and the watchdog kills the whole group, so neither the program
 /// nor anything it started (a `sh -c` wrapper's children, a model server it
@@ -115,11 +117,14 @@ impl Drop for Worker {
 /// the spawning *thread* exits, and workers are restarted from the run's
 /// worker threads, which end before the run does; it also reaches only the
 /// direct child, not what a `sh -c` wrapper forks.
+///
+/// The watchdog starts first: a worker started before it could fork and be
+/// orphaned by a run killed in between, with no watchdog yet to kill them.
 #[cfg(unix)]
-fn spawn_watchdog(group: u32) -> std::io::Result<(Child, Option<ChildStdin>)> {
+fn spawn_watchdog() -> std::io::Result<(Child, Option<ChildStdin>)> {
     let mut command = std::process::Command::new("sh");
     command.arg("-c").arg("read -r line; kill -9 0");
-    std::os::unix::process::CommandExt::process_group(&mut command, group as i32);
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
     // Rust opens the parent's end of the pipe close-on-exec, so no worker
     // started later inherits it and keeps another worker's watchdog waiting.
     let mut child = command
@@ -177,27 +182,44 @@ impl Command {
             }
             None => Box::new(std::io::stderr()),
         };
+        #[cfg(unix)]
+        let watchdog = spawn_watchdog().map_err(|e| {
+            AdapterError::Config(format!(
+                "cannot start the watchdog of `{}`: {e}",
+                self.shown_cmd
+            ))
+        })?;
         let mut command = std::process::Command::new("sh");
         command.arg("-c").arg(&self.cmd);
         #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut command, 0);
-        let mut child = command
+        let group = watchdog.0.id();
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, group as i32);
+        let spawned = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| AdapterError::Config(format!("cannot start `{}`: {e}", self.shown_cmd)))?;
-        #[cfg(unix)]
-        let watchdog = match spawn_watchdog(child.id()) {
-            Ok(w) => Some(w),
+            .spawn();
+        let mut child = match spawned {
+            Ok(child) => child,
             Err(e) => {
-                kill_group(&mut child);
+                // Closing its pipe ends the watchdog (and its group).
+                #[cfg(unix)]
+                {
+                    let (mut dog, pipe) = watchdog;
+                    drop(pipe);
+                    let _ = dog.wait();
+                }
                 return Err(AdapterError::Config(format!(
-                    "cannot start the watchdog of `{}`: {e}",
+                    "cannot start `{}`: {e}",
                     self.shown_cmd
                 )));
             }
         };
+        #[cfg(not(unix))]
+        let group = child.id();
+        #[cfg(unix)]
+        let watchdog = Some(watchdog);
         #[cfg(not(unix))]
         let watchdog = None;
         copy_redacted(
@@ -218,6 +240,7 @@ impl Command {
         Ok(Worker {
             stdin: child.stdin.take(),
             child,
+            group,
             lines: rx,
             watchdog,
         })
@@ -317,12 +340,12 @@ fn copy_redacted(stderr: ChildStderr, mut log: Box<dyn Write + Send>, secrets: S
     });
 }
 
-fn kill_group(child: &mut Child) {
+fn kill_group(group: u32, child: &mut Child) {
     #[cfg(unix)]
     {
         let _ = std::process::Command::new("kill")
             .arg("-KILL")
-            .arg(format!("-{}", child.id()))
+            .arg(format!("-{group}"))
             .stderr(Stdio::null())
             .status();
     }
