@@ -92,6 +92,10 @@ pub struct Overrides {
     /// figure of small multiples (0..1; default 0).
     #[arg(long)]
     pub figures: Option<f64>,
+    /// Also draw each group of related tables (same index column and
+    /// categories) as one lettered figure, a panel per table.
+    #[arg(long)]
+    pub related_figures: bool,
     /// Sets to build (comma-separated: original,modified_chart,modified_question,modified_both).
     #[arg(long, value_delimiter = ',')]
     pub sets: Option<Vec<String>>,
@@ -176,6 +180,9 @@ pub fn resolve_config(args: &Args) -> anyhow::Result<SuiteConfig> {
     }
     if let Some(v) = args.set.figures {
         c.figures = v;
+    }
+    if args.set.related_figures {
+        c.related_figures = true;
     }
     if let Some(v) = args.set.unanswerable_share {
         c.unanswerable_share = v;

@@ -16,15 +16,20 @@ use chartstress::spec::{self, LayoutRequest};
   chartstress render data.csv --layout grid:2x2 -o out/grid.png
   chartstress render fixtures/fruit_sales.csv --kind bar --annotation reference_line -o out/ref.png
   chartstress render data.csv --layout dashboard --width 1400 --height 1000 -o out/dash.png
+  chartstress render temperature.csv rainfall.csv --layout figure -o out/related.png
 
 Writes OUT.png, OUT.svg and OUT.scene.json (what was drawn, in PNG pixels).
 Without --kind the best-suited kind is chosen. With --layout grid:RxC each
 numeric series gets its own panel (a single-series table is shown in several
 suitable kinds); a dashboard shows the table in up to three kinds with KPI
-tiles, the title as banner and the table's paragraph.")]
+tiles, the title as banner and the table's paragraph. Several related tables
+(the same index column and categories) draw as one lettered figure, a panel
+per table.")]
 pub struct Args {
-    /// Table file (.csv, .tsv or .json, with an optional NAME.meta.json sidecar).
-    pub table: PathBuf,
+    /// Table file (.csv, .tsv or .json, with an optional NAME.meta.json
+    /// sidecar); several related tables make one lettered figure.
+    #[arg(required = true)]
+    pub tables: Vec<PathBuf>,
     /// Chart kind: bar, horizontal_bar, grouped_bar, stacked_bar, line, area,
     /// stacked_area, pie, donut, scatter, bubble, heatmap, percent_stacked_bar,
     /// lollipop, waterfall, error_bar, histogram, box, violin, diverging_bar,
@@ -37,7 +42,8 @@ pub struct Args {
     /// Override a style field, e.g. `--set legend=bottom` (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
-    /// single, grid:RxC (e.g. grid:2x2), dashboard or figure (lettered small multiples).
+    /// single, grid:RxC (e.g. grid:2x2), dashboard or figure (lettered small
+    /// multiples of one table, or a panel per table of several).
     #[arg(long, default_value = "single")]
     pub layout: String,
     /// Image width in pixels (default: 800 single, larger for grids/dashboards).
@@ -56,8 +62,14 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let table = chartstress::table::load_table(&args.table)?;
-    super::print_table_notes(std::slice::from_ref(&table));
+    let tables = args
+        .tables
+        .iter()
+        .map(|p| chartstress::table::load_table(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    super::print_table_notes(&tables);
+    let table = &tables[0];
+    let path = &args.tables[0];
     let mut style = spec::theme(&args.theme)?;
     for kv in &args.set {
         let Some((key, value)) = kv.split_once('=') else {
@@ -83,8 +95,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         style.data_labels = true;
     }
     let layout: LayoutRequest = args.layout.parse()?;
-    let mut chart = spec::figure(&table, layout, kind, &style)
-        .with_context(|| format!("{}", args.table.display()))?;
+    let mut chart = if tables.len() > 1 {
+        if !matches!(layout, LayoutRequest::Figure) || kind.is_some() {
+            bail!(
+                "several tables draw only as one figure of related tables: --layout figure, without --kind"
+            );
+        }
+        let related: Vec<&chartstress::ir::Table> = tables.iter().collect();
+        let title = spec::related::figure_title(&related);
+        spec::related::related_figure(&related, &style, title)?
+    } else {
+        spec::figure(table, layout, kind, &style).with_context(|| format!("{}", path.display()))?
+    };
     if let Some(name) = &args.annotation {
         if !spec::annotation::NAMES.contains(&name.as_str()) {
             bail!(
@@ -110,7 +132,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         chart.height = h;
     }
     let rendered = chartstress::render::render(&chart)
-        .with_context(|| format!("rendering {}", args.table.display()))?;
+        .with_context(|| format!("rendering {}", path.display()))?;
     if let Some(dir) = args.output.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
@@ -124,9 +146,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     std::fs::write(&scene_path, scene + "\n")
         .with_context(|| format!("writing {}", scene_path.display()))?;
     let kinds: Vec<&str> = chart.panels().iter().map(|p| p.kind.name()).collect();
+    let ids: Vec<&str> = tables.iter().map(|t| t.id.as_str()).collect();
     println!(
         "{} ({}, theme {}, {}x{}): {}, {}, {}",
-        table.id,
+        ids.join(" + "),
         kinds.join(" + "),
         style.theme,
         chart.width,

@@ -431,6 +431,19 @@ pub struct FigureScene {
     /// The line under the figure title (the table's subtitle).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subtitle: Option<TextBox>,
+    /// False when each panel has its own value axis (related tables in
+    /// different units): `value_range` and `value_ticks` are then empty and
+    /// panels do not compare by height.
+    #[serde(default = "shared_by_default", skip_serializing_if = "is_shared")]
+    pub shared_values: bool,
+}
+
+fn shared_by_default() -> bool {
+    true
+}
+
+fn is_shared(shared: &bool) -> bool {
+    *shared
 }
 
 impl FigureScene {

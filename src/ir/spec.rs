@@ -670,9 +670,10 @@ pub enum Layout {
     },
     /// A lettered multi-panel figure as papers print one: the figure title
     /// (`ChartSpec::title`) above, one panel per series of one table (small
-    /// multiples, all of one kind), "(a)", "(b)", … at each panel's top-left
-    /// corner, and one value-axis range shared by every panel, each panel
-    /// printing the same ticks (so any panel can be read on its own).
+    /// multiples, all of one kind) or one per related table (tables on the
+    /// same categories), "(a)", "(b)", … at each panel's top-left corner,
+    /// and, for like values, one value-axis range shared by every panel, each
+    /// panel printing the same ticks (so any panel can be read on its own).
     Figure {
         rows: u32,
         cols: u32,
@@ -683,6 +684,12 @@ pub enum Layout {
         /// The table's note, under the figure ("Note: …").
         #[serde(default, skip_serializing_if = "Option::is_none")]
         note: Option<String>,
+        /// Whether every panel shares one value range. False for a figure of
+        /// related tables in different units (a temperature panel beside a
+        /// precipitation panel): each panel then has its own value axis and
+        /// only the category axis is shared.
+        #[serde(default = "shared_by_default", skip_serializing_if = "is_shared")]
+        shared_values: bool,
     },
     Dashboard {
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -695,6 +702,14 @@ pub enum Layout {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         paragraph: Option<String>,
     },
+}
+
+fn shared_by_default() -> bool {
+    true
+}
+
+fn is_shared(shared: &bool) -> bool {
+    *shared
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -34,6 +34,9 @@ pub fn execute(query: &Query, spec: &ChartSpec, scene: &Scene) -> Result<Answer,
     };
     match query {
         Query::PanelCount => super::data::number(figure.letters.len() as f64, 0, None),
+        Query::PanelExtreme { .. } if !figure.shared_values => Err(unsupported(
+            "the panels have their own value axes (different units): their heights do not compare",
+        )),
         Query::PanelExtreme { max } => {
             let extremes = panel_extremes(spec, *max);
             let mut best: Option<(usize, f64)> = None;

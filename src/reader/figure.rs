@@ -21,6 +21,12 @@ pub(super) fn extreme_panel(
         .figure
         .as_ref()
         .ok_or_else(|| unreadable("unsupported", "not a lettered figure"))?;
+    if !figure.shared_values {
+        return Err(unreadable(
+            "unsupported",
+            "panels in different units do not compare",
+        ));
+    }
     let mut readings: Vec<(usize, Interval)> = Vec::new();
     for p in &scene.panels {
         let sight = Sight::new(p, view);

@@ -402,6 +402,10 @@ pub fn capitalize(s: &str) -> String {
 }
 
 pub fn decapitalize(s: &str) -> String {
+    // "True or False: …" after a lead-in reads "true or false: …", both words alike.
+    if let Some(rest) = s.strip_prefix("True or False") {
+        return format!("true or false{rest}");
+    }
     let mut c = s.chars();
     match (c.next(), s.chars().nth(1)) {
         // Keep acronyms and names like "GDP" as they are.
@@ -501,6 +505,21 @@ pub fn topic(spec: &ChartSpec, panel: usize) -> Option<String> {
         return None;
     }
     Some(decapitalize(cut))
+}
+
+#[cfg(test)]
+mod decapitalize_tests {
+    use super::decapitalize;
+
+    #[test]
+    fn lead_ins_lower_the_first_word_but_not_names_or_acronyms() {
+        assert_eq!(decapitalize("What is the value?"), "what is the value?");
+        assert_eq!(
+            decapitalize("True or False: Gentoo is highest."),
+            "true or false: Gentoo is highest."
+        );
+        assert_eq!(decapitalize("GDP rose?"), "GDP rose?");
+    }
 }
 
 #[cfg(test)]

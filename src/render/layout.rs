@@ -204,11 +204,17 @@ pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, Rende
             cols,
             panels,
             subtitle,
+            shared_values,
             ..
         } => {
             // Every panel prints its own ticks, on one shared range: a
             // panel read alone reads right, and panels compare by eye.
-            let shared = shared_range(panels);
+            // Panels in different units keep their own ranges.
+            let shared = if *shared_values {
+                shared_range(panels)
+            } else {
+                None
+            };
             let cells = Cells {
                 rows: *rows,
                 cols: *cols,
@@ -218,7 +224,17 @@ pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, Rende
                 subtitle: subtitle.as_deref().filter(|_| !st.furniture.hide_subtitle),
             };
             let (letters, subtitle) = draw_cells(canvas, spec, panels, &cells, full, &mut scene)?;
-            let mut figure = figure_scene(letters, &scene.panels);
+            let mut figure = if *shared_values {
+                figure_scene(letters, &scene.panels)
+            } else {
+                FigureScene {
+                    letters,
+                    value_range: (0.0, 0.0),
+                    value_ticks: Vec::new(),
+                    subtitle: None,
+                    shared_values: false,
+                }
+            };
             figure.subtitle = subtitle;
             scene.figure = Some(figure);
         }
@@ -479,6 +495,7 @@ fn figure_scene(letters: Vec<TextBox>, panels: &[crate::ir::PanelScene]) -> Figu
         value_range,
         value_ticks,
         subtitle: None,
+        shared_values: true,
     }
 }
 

@@ -10,6 +10,7 @@ pub mod dual_axis;
 pub mod error_bar;
 pub mod format;
 pub mod multiples;
+pub mod related;
 pub mod shape;
 pub mod stat;
 mod themes;

@@ -103,6 +103,7 @@ pub fn small_multiples(
             panels,
             subtitle: table.meta.subtitle.clone().filter(|s| !s.trim().is_empty()),
             note: table.meta.footnote.clone().filter(|s| !s.trim().is_empty()),
+            shared_values: true,
         },
     })
 }

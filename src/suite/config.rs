@@ -131,6 +131,13 @@ pub struct SuiteConfig {
     /// furniture"). Off by default; left out of the JSON when 0.
     #[serde(skip_serializing_if = "is_zero")]
     pub figures: f64,
+    /// Also draw every group of related tables (the same index column and
+    /// the same categories, e.g. monthly temperature and monthly rainfall)
+    /// as one lettered figure, a panel per table, with its own questions
+    /// citing the panels by letter. Off by default; left out of the JSON
+    /// when off.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub related_figures: bool,
     /// Not part of the suite's identity: recorded as `suite.json` `shard`.
     #[serde(skip_serializing)]
     pub shard: Option<Shard>,
@@ -167,6 +174,7 @@ impl Default for SuiteConfig {
             source_lines: 0.5,
             annotations: 0.3,
             figures: 0.0,
+            related_figures: false,
             shard: None,
         }
     }

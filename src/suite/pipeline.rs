@@ -377,16 +377,23 @@ impl Env<'_> {
     /// The source printed under the original chart: the table's, on a
     /// seeded `source_lines` share of charts.
     fn source_line(&self, table: &Table, kind: ChartKind) -> Option<String> {
-        use rand::RngExt;
         let source = table
             .meta
             .source
             .as_deref()
             .map(str::trim)
             .filter(|s| !s.is_empty())?;
-        seed::rng(self.config.seed, &["source line", &table.id, kind.name()])
-            .random_bool(self.config.source_lines.clamp(0.0, 1.0))
+        self.prints_source(&[&table.id, kind.name()])
             .then(|| source.to_string())
+    }
+
+    /// Whether the chart named by `key` prints its source line (a seeded
+    /// `source_lines` share).
+    fn prints_source(&self, key: &[&str]) -> bool {
+        use rand::RngExt;
+        let mut parts = vec!["source line"];
+        parts.extend_from_slice(key);
+        seed::rng(self.config.seed, &parts).random_bool(self.config.source_lines.clamp(0.0, 1.0))
     }
 
     /// On a seeded `figures` share of original charts of several like
@@ -647,6 +654,50 @@ impl Env<'_> {
         }
     }
 
+    /// One figure of related tables: the figure in the original theme, its
+    /// selected questions (each about one panel's table, or about the figure
+    /// as a whole, then filed under its first table) and their variants.
+    fn related_block(&self, group: &[&Table]) -> Block {
+        let mut block = Block::default();
+        let ids: Vec<&str> = group.iter().map(|t| t.id.as_str()).collect();
+        let key = ids.join("+");
+        let mut balance = Balance::new(seed::derive(self.config.seed, &["related", &key]));
+        let title = crate::spec::related::figure_title(group);
+        let mut spec =
+            match crate::spec::related::related_figure(group, &self.original_style, title) {
+                Ok(spec) => spec,
+                Err(e) => {
+                    block
+                        .errors
+                        .push(format!("related tables `{key}`: figure: {e}"));
+                    return block;
+                }
+            };
+        spec.source_line = crate::spec::related::shared_source(group)
+            .filter(|_| self.prints_source(&["related", &key]));
+        let chart = match render(spec) {
+            Ok(chart) => chart,
+            Err(e) => {
+                block
+                    .errors
+                    .push(format!("related tables `{key}`: rendering the figure: {e}"));
+                return block;
+            }
+        };
+        let chosen = self.select_questions(&chart, 0, &mut balance, &mut block);
+        for (i, q) in chosen.into_iter().enumerate() {
+            let table = group.get(q.query.panel()).copied().unwrap_or(group[0]);
+            let Some(original) = self.original_item(q, i, &chart, table, &mut block) else {
+                continue;
+            };
+            for v in 0..self.config.variants_per_original {
+                self.variants(&original, v, &mut balance, &mut block);
+            }
+        }
+        chart.release_picture();
+        block
+    }
+
     /// One table's items: original charts → selected questions → per
     /// original item its chart, question and both variants.
     fn table_block(&self, table: &Table) -> Block {
@@ -680,24 +731,35 @@ impl Env<'_> {
     }
 }
 
-/// One table's block; a panic inside it (a bug) becomes that table's error,
-/// so the other tables' items and the manifest are still written.
-fn isolated_block(env: &Env<'_>, table: &Table) -> Block {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| env.table_block(table)))
-        .unwrap_or_else(|payload| {
-            let why = payload
-                .downcast_ref::<String>()
-                .map(String::as_str)
-                .or_else(|| payload.downcast_ref::<&str>().copied())
-                .unwrap_or("unknown panic");
-            Block {
-                errors: vec![format!(
-                    "table `{}`: internal error, no items from this table: {why}",
-                    table.id
-                )],
-                ..Block::default()
-            }
-        })
+/// One block (a table's, or a figure's of related tables); a panic inside
+/// it (a bug) becomes that block's error, so the other blocks' items and the
+/// manifest are still written.
+fn isolated_block(what: &str, make: impl FnOnce() -> Block) -> Block {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(make)).unwrap_or_else(|payload| {
+        let why = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("unknown panic");
+        Block {
+            errors: vec![format!("{what}: internal error, no items from it: {why}")],
+            ..Block::default()
+        }
+    })
+}
+
+/// The groups of related tables drawn as figures (`related_figures`), in
+/// the order of their first tables; a shard takes the groups whose first
+/// table it owns.
+fn related_groups<'a>(config: &SuiteConfig, sorted: &'a [Table]) -> Vec<Vec<&'a Table>> {
+    if !config.related_figures {
+        return Vec::new();
+    }
+    crate::spec::related::groups(sorted)
+        .into_iter()
+        .map(|g| g.into_iter().map(|i| &sorted[i]).collect::<Vec<_>>())
+        .filter(|g| config.shard.is_none_or(|s| s.owns(&g[0].id)))
+        .collect()
 }
 
 pub(super) fn resolve_env<'a>(
@@ -819,13 +881,27 @@ pub fn generate(
             let blocks: Vec<Block> = tables
                 .par_iter()
                 .map(|t| {
-                    let b = isolated_block(&env, t);
+                    let b = isolated_block(&format!("table `{}`", t.id), || env.table_block(t));
                     bar.inc(1);
                     b
                 })
                 .collect();
             if tx.send(blocks).is_err() {
                 break; // the writer failed; its error is returned below
+            }
+        }
+        // Figures of related tables come after every table's own charts.
+        for groups in related_groups(config, &sorted).chunks(chunk) {
+            let blocks: Vec<Block> = groups
+                .par_iter()
+                .map(|g| {
+                    let ids: Vec<&str> = g.iter().map(|t| t.id.as_str()).collect();
+                    let what = format!("related tables `{}`", ids.join("+"));
+                    isolated_block(&what, || env.related_block(g))
+                })
+                .collect();
+            if tx.send(blocks).is_err() {
+                break;
             }
         }
         drop(tx);

@@ -266,21 +266,7 @@ fn dist_families_hold_the_csv_statistics_and_are_read_by_oracle_and_reader() {
         let parsed: chartstress::ir::Item = serde_json::from_value(item.clone()).unwrap();
         let record: chartstress::ir::ChartRecord =
             serde_json::from_value(charts[&parsed.chart_id].clone()).unwrap();
-        let oracle = chartstress::query::execute(&parsed.query, &record.spec, &record.scene)
-            .unwrap_or(Answer::Unanswerable);
-        assert_eq!(oracle, parsed.answer, "oracle: {}", parsed.question);
-        let view =
-            chartstress::reader::View::for_item(&parsed.perturbations, parsed.paragraph.is_some());
-        let reading =
-            chartstress::reader::answer(&parsed.query, &record.spec, &record.scene, &view);
-        assert!(
-            chartstress::reader::agrees(&parsed.answer, &reading),
-            "reader on {} ({}): {} gold {:?}, read {reading:?}",
-            parsed.id,
-            parsed.family,
-            parsed.question,
-            parsed.answer
-        );
+        crate::support::kind_suite::assert_oracle_and_reader(&parsed, &record);
         let Some(family) = FAMILIES.iter().find(|f| **f == parsed.family) else {
             continue;
         };
@@ -422,20 +408,7 @@ fn binned_tables_draw_as_histograms_of_their_counts() {
         let record: chartstress::ir::ChartRecord =
             serde_json::from_value(charts[&parsed.chart_id].clone()).unwrap();
         assert_eq!(parsed.chart_kind, ChartKind::Histogram);
-        let oracle = chartstress::query::execute(&parsed.query, &record.spec, &record.scene)
-            .unwrap_or(Answer::Unanswerable);
-        assert_eq!(oracle, parsed.answer, "oracle: {}", parsed.question);
-        let view =
-            chartstress::reader::View::for_item(&parsed.perturbations, parsed.paragraph.is_some());
-        let reading =
-            chartstress::reader::answer(&parsed.query, &record.spec, &record.scene, &view);
-        assert!(
-            chartstress::reader::agrees(&parsed.answer, &reading),
-            "reader on {}: {} gold {:?}, read {reading:?}",
-            parsed.id,
-            parsed.question,
-            parsed.answer
-        );
+        crate::support::kind_suite::assert_oracle_and_reader(&parsed, &record);
         if let Query::BinRangeCount { from, to, .. } = parsed.query.base() {
             let bins = csv_bins(&dir.join(format!("{}.csv", item["table_id"].as_str().unwrap())));
             let (a, b) = (tick_number(from).unwrap(), tick_number(to).unwrap());

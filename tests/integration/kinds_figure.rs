@@ -205,20 +205,7 @@ fn generate(dir: &Path, figures: f64, exclude: &[&str], families: &[&str]) -> Su
 fn oracle_and_reader_agree(suite: &Suite) {
     for item in &suite.items {
         let chart = &suite.charts[&item.chart_id];
-        let oracle = chartstress::query::execute(&item.query, &chart.spec, &chart.scene)
-            .unwrap_or(chartstress::ir::Answer::Unanswerable);
-        assert_eq!(oracle, item.answer, "oracle: {}", item.question);
-        let view =
-            chartstress::reader::View::for_item(&item.perturbations, item.paragraph.is_some());
-        let reading = chartstress::reader::answer(&item.query, &chart.spec, &chart.scene, &view);
-        assert!(
-            chartstress::reader::agrees(&item.answer, &reading),
-            "reader on {} ({}): {} gold {:?}, read {reading:?}",
-            item.id,
-            item.family,
-            item.question,
-            item.answer
-        );
+        crate::support::kind_suite::assert_oracle_and_reader(item, chart);
     }
 }
 

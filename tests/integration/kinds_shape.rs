@@ -489,21 +489,7 @@ fn checked_suite(folder: &Path, kinds: &[ChartKind], charts_per_table: usize) ->
         if parsed.set == chartstress::ir::SetName::Original {
             assert!(kinds.contains(&parsed.chart_kind), "{}", parsed.question);
         }
-        let oracle = chartstress::query::execute(&parsed.query, &record.spec, &record.scene)
-            .unwrap_or(chartstress::ir::Answer::Unanswerable);
-        assert_eq!(oracle, parsed.answer, "oracle: {}", parsed.question);
-        let view =
-            chartstress::reader::View::for_item(&parsed.perturbations, parsed.paragraph.is_some());
-        let reading =
-            chartstress::reader::answer(&parsed.query, &record.spec, &record.scene, &view);
-        assert!(
-            chartstress::reader::agrees(&parsed.answer, &reading),
-            "reader on {} ({}): {} gold {:?}, read {reading:?}",
-            parsed.id,
-            parsed.family,
-            parsed.question,
-            parsed.answer
-        );
+        crate::support::kind_suite::assert_oracle_and_reader(&parsed, &record);
     }
     items
 }

@@ -41,6 +41,7 @@ mod questions_e2e;
 mod readable;
 mod real_corpus;
 mod real_raw_corpus;
+mod related_figures;
 mod render;
 mod report;
 mod run_baselines;

@@ -225,21 +225,7 @@ fn suite_of(kind: ChartKind, tables: &[&str]) -> Vec<Value> {
             assert_eq!(parsed.chart_kind, kind, "{}", parsed.question);
             families.insert(parsed.family.clone());
         }
-        let oracle = chartstress::query::execute(&parsed.query, &record.spec, &record.scene)
-            .unwrap_or(chartstress::ir::Answer::Unanswerable);
-        assert_eq!(oracle, parsed.answer, "oracle: {}", parsed.question);
-        let view =
-            chartstress::reader::View::for_item(&parsed.perturbations, parsed.paragraph.is_some());
-        let reading =
-            chartstress::reader::answer(&parsed.query, &record.spec, &record.scene, &view);
-        assert!(
-            chartstress::reader::agrees(&parsed.answer, &reading),
-            "reader on {} ({}): {} gold {:?}, read {reading:?}",
-            parsed.id,
-            parsed.family,
-            parsed.question,
-            parsed.answer
-        );
+        crate::support::kind_suite::assert_oracle_and_reader(&parsed, &record);
     }
     let data: Vec<&String> = families
         .iter()
