@@ -387,6 +387,26 @@ fn to_mcq(
     })
 }
 
+/// How many wrong values a false claim is chosen from.
+const FALSE_CLAIM_POOL: usize = 4;
+
+/// The false claim a careful reader has to check: of the clearly wrong
+/// candidates (each already beyond reading precision), the number nearest
+/// the truth, so a claim is never twice the chart's highest value and false
+/// at a glance; other answers keep the first (seeded) candidate.
+fn near_miss(candidates: Vec<String>, answer: &Answer) -> Option<String> {
+    let truth = match answer {
+        Answer::Number { value, .. } => *value,
+        Answer::Year { value } => f64::from(*value),
+        _ => return candidates.into_iter().next(),
+    };
+    let miss =
+        |c: &String| crate::query::parse_number(c).map_or(f64::INFINITY, |v| (v - truth).abs());
+    candidates
+        .into_iter()
+        .min_by(|a, b| miss(a).total_cmp(&miss(b)))
+}
+
 fn to_fact(
     base: &Query,
     answer: &Answer,
@@ -403,9 +423,10 @@ fn to_fact(
         // Minimal edit: the swapped comparison.
         (Answer::YesNo { value }, false) => if *value { "No" } else { "Yes" }.to_string(),
         // A value moved beyond tolerance, the wrong category, a reordered list.
-        (_, false) => distractors(answer, base, data, scene, 1, rng)
-            .into_iter()
-            .next()?,
+        (_, false) => near_miss(
+            distractors(answer, base, data, scene, FALSE_CLAIM_POOL, rng),
+            answer,
+        )?,
     };
     Some(Query::FactCheck {
         base: Box::new(base.clone()),
@@ -854,4 +875,27 @@ pub fn reformat(
         return None;
     }
     Some(out)
+}
+
+#[cfg(test)]
+mod near_miss_tests {
+    use super::near_miss;
+    use crate::ir::Answer;
+
+    #[test]
+    fn a_false_claim_is_the_wrong_value_nearest_the_truth() {
+        let truth = Answer::Number {
+            value: 48.8,
+            decimals: 1,
+            unit: None,
+        };
+        let wrong = ["95.4", "21.0", "57.1", "33.9"].map(String::from).to_vec();
+        assert_eq!(near_miss(wrong, &truth).as_deref(), Some("57.1"));
+        let text = Answer::Text {
+            value: "Gentoo".into(),
+        };
+        let wrong = ["Adelie", "Chinstrap"].map(String::from).to_vec();
+        assert_eq!(near_miss(wrong, &text).as_deref(), Some("Adelie"));
+        assert_eq!(near_miss(Vec::new(), &truth), None);
+    }
 }

@@ -88,10 +88,34 @@ pub fn small_multiples(
             panel(&t, each, &small)
         })
         .collect::<Result<_, _>>()?;
+    let furniture = FigureText {
+        title,
+        subtitle: table.meta.subtitle.clone(),
+        note: table.meta.footnote.clone(),
+    };
+    Ok(lettered(panels, furniture, style, true))
+}
+
+/// The text a figure prints around its panels.
+pub(super) struct FigureText {
+    pub title: Option<String>,
+    pub subtitle: Option<String>,
+    pub note: Option<String>,
+}
+
+/// A lettered figure of `panels` on the grid [`grid_of`] gives, each panel
+/// 460×400 px, with room for the title when there is one.
+pub(super) fn lettered(
+    panels: Vec<PanelSpec>,
+    text: FigureText,
+    style: &Style,
+    shared_values: bool,
+) -> ChartSpec {
+    let printed = |t: Option<String>| t.filter(|t| !t.trim().is_empty());
     let (rows, cols) = grid_of(panels.len());
-    let title = title.filter(|t| !t.trim().is_empty());
+    let title = printed(text.title);
     let title_h = if title.is_some() { 50 } else { 0 };
-    Ok(ChartSpec {
+    ChartSpec {
         source_line: None,
         width: (cols * 460).max(900),
         height: (rows * 400 + title_h).max(540),
@@ -101,9 +125,9 @@ pub fn small_multiples(
             rows,
             cols,
             panels,
-            subtitle: table.meta.subtitle.clone().filter(|s| !s.trim().is_empty()),
-            note: table.meta.footnote.clone().filter(|s| !s.trim().is_empty()),
-            shared_values: true,
+            subtitle: printed(text.subtitle),
+            note: printed(text.note),
+            shared_values,
         },
-    })
+    }
 }

@@ -5,12 +5,12 @@
 //! panels in different units (temperature beside precipitation) keep their
 //! own value axes.
 
-use super::multiples::{MAX_PANELS, grid_of};
+use super::multiples::{FigureText, MAX_PANELS, lettered};
 use super::{
     SpecError, is_commensurable, is_ordered_index, numeric_series, panel, smaller_titles,
     suitable_kinds, validate_style,
 };
-use crate::ir::{ChartKind, ChartSpec, Layout, PanelSpec, Style, Table};
+use crate::ir::{ChartKind, ChartSpec, PanelSpec, Style, Table};
 
 /// Most panels one figure of related tables holds: larger groups are split
 /// into figures of as equal a size as possible.
@@ -273,29 +273,18 @@ pub fn related_figure(
             panel(&own, kind, &small)
         })
         .collect::<Result<_, _>>()?;
-    let (rows, cols) = grid_of(panels.len());
-    let title = title.filter(|t| !t.trim().is_empty());
-    let title_h = if title.is_some() { 50 } else { 0 };
-    Ok(ChartSpec {
-        source_line: None,
-        width: (cols * 460).max(900),
-        height: (rows * 400 + title_h).max(540),
+    let text = FigureText {
         title,
-        style: style.clone(),
-        layout: Layout::Figure {
-            rows,
-            cols,
-            panels,
-            subtitle: None,
-            note: None,
-            shared_values: share_values(tables),
-        },
-    })
+        subtitle: None,
+        note: None,
+    };
+    Ok(lettered(panels, text, style, share_values(tables)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::Layout;
 
     fn table(id: &str, csv: &str, title: &str, unit: &str, y_label: &str) -> Table {
         let dir = tempfile::tempdir().expect("temp dir");

@@ -37,6 +37,28 @@ fn read_tables(dir: &Path) -> BTreeMap<String, (Vec<String>, Vec<f64>)> {
     out
 }
 
+/// The truth a fact check about one plotted value (a cell, a series'
+/// highest or lowest) claims about, from the table's CSV.
+fn plotted_truth(tables: &Path, item: &serde_json::Value) -> Option<f64> {
+    let base = &item["query"]["base"];
+    let table = item["table_id"].as_str()?;
+    let csv = crate::support::printed_csv::read_path(&tables.join(format!("{table}.csv")));
+    let column = csv.series.get(base["series"].as_str()?)?;
+    let values = column.iter().flatten().copied();
+    match base["op"].as_str()? {
+        "value_at" => {
+            let row = csv
+                .index
+                .iter()
+                .position(|c| c == base["category"].as_str().unwrap_or(""))?;
+            column[row]
+        }
+        "max_value" => values.reduce(f64::max),
+        "min_value" => values.reduce(f64::min),
+        _ => None,
+    }
+}
+
 #[test]
 fn options_claims_and_families_carry_no_giveaways() {
     let dir = tempfile::tempdir().unwrap();
@@ -76,6 +98,7 @@ fn options_claims_and_families_carry_no_giveaways() {
     let mut truths = [0usize; 2];
     let mut source_answerable = [0usize; 2];
     let (mut year_questions, mut percent_questions) = (0, 0);
+    let mut false_value_misses: Vec<f64> = Vec::new();
     for item in &items {
         let id = item["id"].as_str().unwrap();
         let question = item["question"].as_str().unwrap();
@@ -113,6 +136,23 @@ fn options_claims_and_families_carry_no_giveaways() {
                 !(answer.ends_with('%')
                     && number(answer).is_some_and(|v| (v - 100.0).abs() <= 1.0)),
                 "{id}: the sum of a whole's shares: {question}"
+            );
+        }
+        // A false claim about a plotted value is a near miss a reader must
+        // check, on the chart's own scale, never a value far off it that is
+        // false at a glance (twice the highest value).
+        if item["answer"]["value"] == false
+            && let Some(claim) = item["query"]["claim"].as_str().and_then(number)
+            && let Some(truth) = plotted_truth(&tables, item)
+            && truth != 0.0
+        {
+            false_value_misses.push((claim - truth).abs() / truth.abs());
+            let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let slack = 0.5 * (hi - lo);
+            assert!(
+                (lo - slack..=hi + slack).contains(&claim),
+                "{id}: claim {claim} is off the chart's {lo}..{hi}: {question}"
             );
         }
         match item["answer"]["type"].as_str() {
@@ -170,6 +210,14 @@ fn options_claims_and_families_carry_no_giveaways() {
         }
     }
     assert!(year_questions + percent_questions > 0);
+    assert!(
+        false_value_misses.len() >= 10,
+        "{} false value claims",
+        false_value_misses.len()
+    );
+    false_value_misses.sort_by(f64::total_cmp);
+    let median = false_value_misses[false_value_misses.len() / 2];
+    assert!(median <= 0.3, "median miss of false claims {median:.2}");
     let share = |part: usize, all: &[usize]| part as f64 / all.iter().sum::<usize>().max(1) as f64;
     // Where the truth sits among numeric options and which letter it has:
     // near even, so "the middle one" or "always c" does not beat chance.
