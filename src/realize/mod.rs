@@ -673,7 +673,10 @@ fn render(
         )
     {
         let prefix = panel_prefix(&mut run, base.panel(), scene)?;
-        let apply = |t: &str| format!("{prefix}{}", decapitalize(t));
+        let apply = |t: &str| {
+            let at = after_context(t);
+            format!("{}{prefix}{}", &t[..at], decapitalize(&t[at..]))
+        };
         match history.first_mut() {
             Some(first) => first.question = apply(&first.question),
             None => text = apply(&text),
@@ -751,6 +754,37 @@ fn choices_of(query: &Query) -> Vec<String> {
     }
 }
 
+/// Where a panel reference goes: after the context sentences a question
+/// may open with ("A colleague asked me this. "), so that it leads the
+/// question proper rather than the aside. A sentence with a number, a colon
+/// or a question mark, or a long one, is part of the question and stays
+/// after it; and only a question (with its "?") moves past an aside, since a
+/// request worded as a statement may be the first sentence itself.
+fn after_context(text: &str) -> usize {
+    let mut at = 0;
+    for _ in 0..3 {
+        let rest = &text[at..];
+        let Some(end) = rest.find(['.', '!']) else {
+            break;
+        };
+        let sentence = &rest[..end];
+        let opens_sentence = rest[end + 1..]
+            .strip_prefix(' ')
+            .and_then(|n| n.chars().next())
+            .is_some_and(char::is_uppercase);
+        let part_of_question = sentence.contains(|c: char| c.is_ascii_digit() || ":?".contains(c));
+        if !opens_sentence || part_of_question || sentence.len() > MAX_ASIDE {
+            break;
+        }
+        at += end + 2;
+    }
+    if text[at..].contains('?') { at } else { 0 }
+}
+
+/// Longest opening aside a panel reference moves past, in bytes: the short
+/// context sentences of the leads, not a request worded at length.
+const MAX_ASIDE: usize = 80;
+
 fn panel_prefix(run: &mut Run, panel: usize, scene: &Scene) -> Option<String> {
     let p = scene.panels.iter().find(|p| p.index == panel)?;
     let mut s = Slots::new();
@@ -788,6 +822,29 @@ fn panel_prefix(run: &mut Run, panel: usize, scene: &Scene) -> Option<String> {
     };
     let f = run.pick_owned("panel", frames)?;
     fill(&f, &s)
+}
+
+#[cfg(test)]
+mod after_context_tests {
+    use super::after_context;
+
+    #[test]
+    fn panel_references_go_after_opening_asides_only() {
+        let q = "A storm-chasing friend asked me this. The average of New York?";
+        assert_eq!(&q[after_context(q)..], "The average of New York?");
+        let q = "I'm a planner. My boss asked. What is the mean of North?";
+        assert_eq!(&q[after_context(q)..], "What is the mean of North?");
+        for q in [
+            "What is the value of North in 2020?",
+            "The chart gives North as 18.5. True or false?",
+            "Here is a statement: North is highest. True or false?",
+            "Is North. higher than South?",
+            "It would assist me greatly to learn the interval between the x-axis ticks. Our charity funds clinics.",
+            "I'm a planner. Tell me the mean of North.",
+        ] {
+            assert_eq!(after_context(q), 0, "{q}");
+        }
+    }
 }
 
 #[cfg(test)]
