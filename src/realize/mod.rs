@@ -201,18 +201,28 @@ impl Run<'_> {
             fill(&frame, &s)?
         } else {
             let np = self.np(key, slots)?;
-            let frame = self.pick_owned("wh", &self.frames.wh)?;
-            let mut s = slots.clone();
-            if frame.contains("{terse}") {
-                // Families without a search-query fragment use their noun phrase.
-                let pool = self.pools(key, |b| &b.terse);
-                let t = match self.pick("terse", &pool) {
-                    Some(t) => fill(&t, slots)?,
-                    None => np.clone(),
-                };
-                s.insert("terse".into(), t);
+            let mark = self.id.len();
+            let mut tries = 0;
+            loop {
+                let frame = self.pick_owned("wh", &self.frames.wh)?;
+                let mut s = slots.clone();
+                if frame.contains("{terse}") {
+                    // Families without a search-query fragment use their noun phrase.
+                    let pool = self.pools(key, |b| &b.terse);
+                    let t = match self.pick("terse", &pool) {
+                        Some(t) => fill(&t, slots)?,
+                        None => np.clone(),
+                    };
+                    s.insert("terse".into(), t);
+                }
+                let text = with_np(&frame, &np, &s)?;
+                tries += 1;
+                if tries >= MAX_FRAME_TRIES || !buries(&text, &np) {
+                    break text;
+                }
+                // Another frame, recorded in the template id as if first.
+                self.id.truncate(mark);
             }
-            with_np(&frame, &np, &s)?
         };
         if let Some(d) = asked_decimals(query) {
             text = self.round(&text, d)?;
@@ -281,6 +291,49 @@ fn names_a_category(key: &str) -> bool {
     ]
     .iter()
     .any(|k| key.starts_with(k))
+}
+
+/// Frames drawn before a question keeps one that buries its noun phrase.
+const MAX_FRAME_TRIES: usize = 4;
+
+/// Whether `text` asks for a long noun phrase with a clause of its own by
+/// embedding it before its verb ("could you say what the city where rent
+/// peaks is?", "what would the country where the 2020 data crests be
+/// here?"): readable, but not how people ask. Short noun phrases embed
+/// naturally ("can you tell me what the title is?").
+fn buries(text: &str, np: &str) -> bool {
+    let heavy = np.split_whitespace().count() > 6
+        || [
+            " where ",
+            " that ",
+            " which ",
+            " account for ",
+            " in which ",
+        ]
+        .iter()
+        .any(|w| np.contains(w));
+    let lower = text.to_lowercase();
+    let np = np.to_lowercase();
+    heavy
+        && [
+            " is",
+            " be",
+            " would be",
+            " comes to",
+            " amounts to",
+            " was",
+        ]
+        .iter()
+        .any(|verb| {
+            lower.match_indices(&np).any(|(at, _)| {
+                let after = &lower[at + np.len()..];
+                after.starts_with(verb)
+                    && after[verb.len()..]
+                        .chars()
+                        .next()
+                        .is_none_or(|c| !c.is_alphanumeric())
+            })
+        })
 }
 
 fn with_np(frame: &str, np: &str, slots: &Slots) -> Option<String> {
@@ -822,6 +875,22 @@ fn panel_prefix(run: &mut Run, panel: usize, scene: &Scene) -> Option<String> {
     };
     let f = run.pick_owned("panel", frames)?;
     fill(&f, &s)
+}
+
+#[cfg(test)]
+mod buries_tests {
+    use super::buries;
+
+    #[test]
+    fn long_noun_phrases_are_not_embedded_before_their_verb() {
+        let np = "the city where Average rent reaches its peak";
+        assert!(buries(&format!("Could someone say what {np} is?"), np));
+        assert!(buries(&format!("What would {np} be here?"), np));
+        assert!(!buries(&format!("Could someone name {np}?"), np));
+        assert!(!buries(&format!("Which is {np}? It is for a report."), np));
+        let short = "the title";
+        assert!(!buries(&format!("Can you tell me what {short} is?"), short));
+    }
 }
 
 #[cfg(test)]
