@@ -5,6 +5,8 @@
 //! panels in different units (temperature beside precipitation) keep their
 //! own value axes.
 
+use std::collections::HashMap;
+
 use super::multiples::{FigureText, MAX_PANELS, lettered};
 use super::{
     SpecError, is_commensurable, is_ordered_index, numeric_series, panel, smaller_titles,
@@ -61,21 +63,24 @@ fn relation_key(table: &Table) -> RelationKey {
 /// given): tables that share their index and suit a panel, in figures of
 /// 2..=[`MAX_RELATED`] panels. A table with no relative is in no group.
 pub fn groups(tables: &[Table]) -> Vec<Vec<usize>> {
-    let mut by_key: Vec<(RelationKey, Vec<usize>)> = Vec::new();
+    // Groups in the order of their first tables; the map finds a table's
+    // group in constant time, so a corpus of thousands of tables stays fast.
+    let mut slot_of: HashMap<RelationKey, usize> = HashMap::new();
+    let mut members: Vec<Vec<usize>> = Vec::new();
     for (i, t) in tables.iter().enumerate() {
         if panel_kind(t).is_none() {
             continue;
         }
-        let key = relation_key(t);
-        match by_key.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, members)) => members.push(i),
-            None => by_key.push((key, vec![i])),
-        }
+        let slot = *slot_of.entry(relation_key(t)).or_insert_with(|| {
+            members.push(Vec::new());
+            members.len() - 1
+        });
+        members[slot].push(i);
     }
-    by_key
+    members
         .into_iter()
-        .filter(|(_, members)| members.len() >= 2)
-        .flat_map(|(_, members)| split_evenly(&members, MAX_RELATED))
+        .filter(|m| m.len() >= 2)
+        .flat_map(|m| split_evenly(&m, MAX_RELATED))
         .collect()
 }
 
