@@ -6,6 +6,32 @@ use super::util::ramp;
 use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
 use crate::ir::{ChartKind, ChartSpec, ColumnType, PanelSpec};
 
+/// The chart with its reading aids ramped down for `severity`, and the kind
+/// its first panel swaps to: the mildest of `candidates` at level 0, further
+/// ones as the level rises, the furthest from level 3 on. Shared by every
+/// kind swap.
+pub(super) fn swapped(
+    name: &'static str,
+    spec: &ChartSpec,
+    severity: u8,
+    candidates: fn(&PanelSpec) -> Vec<ChartKind>,
+) -> Option<(ChartSpec, ChartKind)> {
+    let level = super::level(name, severity).ok()?;
+    let ramp_level = match level {
+        0 | 1 => 0,
+        2 => 1,
+        3 => 2,
+        _ => 4,
+    };
+    let mut out = super::restyle(spec, |s| ramp(s, ramp_level));
+    let target = out.panels_mut().into_iter().next()?;
+    let options = candidates(target);
+    let last = options.len().checked_sub(1)?;
+    let pick = if level >= 3 { last } else { level.min(last) };
+    let to = options[pick];
+    Some((out, to))
+}
+
 pub struct KindSwap;
 
 fn ordered_x(panel: &PanelSpec) -> bool {
@@ -210,22 +236,9 @@ impl Perturbation for KindSwap {
         severity: u8,
         _ctx: &ChartContext<'_>,
     ) -> Option<Applied<ChartSpec>> {
-        let level = super::level("kind_swap", severity).ok()?;
-        let ramp_level = match level {
-            0 | 1 => 0,
-            2 => 1,
-            3 => 2,
-            _ => 4,
-        };
-        let mut out = super::restyle(spec, |s| ramp(s, ramp_level));
+        let (mut out, to) = swapped("kind_swap", spec, severity, candidates)?;
         let target = out.panels_mut().into_iter().next()?;
-        let options = candidates(target);
-        let pick = if level >= 3 {
-            options.len().checked_sub(1)?
-        } else {
-            level.min(options.len().checked_sub(1)?)
-        };
-        let (from, to) = (target.kind, options[pick]);
+        let from = target.kind;
         // A heatmap names only its index axis (its series are named cell
         // row by row): the axis titles move with the kind.
         if to == ChartKind::Heatmap {

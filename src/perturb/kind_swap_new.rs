@@ -5,7 +5,6 @@
 //! Opt-in (see `registry::OPT_IN`): `kind_swap` keeps the swaps suites drew
 //! before these kinds existed, and this one adds the swaps into them.
 
-use super::util::ramp;
 use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
 use crate::ir::{ChartKind, ChartSpec, PanelSpec};
 
@@ -88,22 +87,9 @@ impl Perturbation for KindSwapNew {
         severity: u8,
         _ctx: &ChartContext<'_>,
     ) -> Option<Applied<ChartSpec>> {
-        let level = super::level("kind_swap_new", severity).ok()?;
-        let ramp_level = match level {
-            0 | 1 => 0,
-            2 => 1,
-            3 => 2,
-            _ => 4,
-        };
-        let mut out = super::restyle(spec, |s| ramp(s, ramp_level));
+        let (mut out, to) = super::kind_swap::swapped("kind_swap_new", spec, severity, candidates)?;
         let target = out.panels_mut().into_iter().next()?;
-        let options = candidates(target);
-        let pick = if level >= 3 {
-            options.len().checked_sub(1)?
-        } else {
-            level.min(options.len().checked_sub(1)?)
-        };
-        let (from, to) = (target.kind, options[pick]);
+        let from = target.kind;
         // The new kind's own axis titles (a dumbbell's value axis runs
         // across, a slope chart heads its two axes with the series), the
         // panel's table, style, title and subtitle.

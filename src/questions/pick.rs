@@ -10,6 +10,20 @@ use crate::ir::query::{AggregateOp, Axis, CellRef, Query};
 use crate::ir::{ChartKind, PanelScene};
 use crate::query::PanelData;
 
+/// Families read straight off a chart's marks: a value, the extremes and
+/// where they fall, a difference or comparison of two marks. The kinds that
+/// draw values on their own terms (error bars, dual axes, waterfalls) ask
+/// these and little else.
+const READ_OFF: [&str; 7] = [
+    "value_at",
+    "argmax",
+    "argmin",
+    "max_value",
+    "min_value",
+    "difference",
+    "compare",
+];
+
 pub use crate::query::{DATA_FAMILIES, DESCRIPTIVE_FAMILIES};
 
 /// Whether a data family fits the panel at all.
@@ -65,46 +79,23 @@ pub fn data_family_fits(family: &str, d: &PanelData) -> bool {
     if d.kind == ChartKind::PercentStackedBar && matches!(family, "sum" | "percent_change") {
         return false;
     }
-    // A waterfall's bars are steps and its running total a sum of them:
-    // values, extremes, comparisons of steps and their sum (the final
-    // total) are read from it; trends, ratios or changes between steps
-    // would treat steps as levels.
     // An error-bar chart: its values, bounds and interval widths are read;
     // sums or trends of means are not what such a figure is for.
     if d.kind == ChartKind::ErrorBar {
-        return matches!(
-            family,
-            "value_at"
-                | "argmax"
-                | "argmin"
-                | "max_value"
-                | "min_value"
-                | "difference"
-                | "compare"
-                | "intervals_overlap"
-        );
+        return READ_OFF.contains(&family) || family == "intervals_overlap";
     }
     // A dual-axis chart: each series' values, extremes and differences,
     // each read on its own axis; nothing adds or compares the two series,
     // which are in different units.
     if d.kind == ChartKind::DualAxis {
-        return matches!(
-            family,
-            "value_at" | "argmax" | "argmin" | "max_value" | "min_value" | "difference" | "compare"
-        );
+        return READ_OFF.contains(&family);
     }
+    // A waterfall's bars are steps and its running total a sum of them:
+    // values, extremes, comparisons of steps and their sum (the final
+    // total) are read from it; trends, ratios or changes between steps
+    // would treat steps as levels.
     if d.kind == ChartKind::Waterfall {
-        return matches!(
-            family,
-            "value_at"
-                | "argmax"
-                | "argmin"
-                | "max_value"
-                | "min_value"
-                | "difference"
-                | "compare"
-                | "sum"
-        );
+        return READ_OFF.contains(&family) || family == "sum";
     }
     // Quartiles, outliers, bin ranges and error bars are drawn by the
     // statistical kinds alone.

@@ -19,6 +19,7 @@ use super::format::{format_number, nice_ticks};
 use super::{SpecError, validate_style};
 use crate::ir::{
     Cell, ChartKind, Column, ColumnType, NumberFormat, NumberStyle, PanelSpec, Style, Table,
+    TableMeta,
 };
 
 /// How quartiles and whiskers are computed, as recorded in the scene.
@@ -338,12 +339,27 @@ pub fn histogram_table(source: &Table, group: &str, values: &[f64]) -> Option<(T
     let mut meta = source.meta.clone();
     meta.samples = false;
     meta.subtitle = None;
+    let table = counts_table(&source.id, meta, &edges, &counts, decimals, &format);
+    Some((table, edges))
+}
+
+/// A histogram's table: one row per bin, labelled by its edges printed
+/// with `decimals` in `format`, and the count of each (`meta` becomes that
+/// of counts: additive, no unit).
+fn counts_table(
+    id: &str,
+    mut meta: TableMeta,
+    edges: &[f64],
+    counts: &[u32],
+    decimals: usize,
+    format: &NumberFormat,
+) -> Table {
     meta.additive = Some(true);
     meta.unit = None;
     meta.units.clear();
     meta.measure = Some(COUNT_SERIES.to_lowercase());
-    let table = Table {
-        id: source.id.clone(),
+    Table {
+        id: id.to_string(),
         source_path: None,
         meta,
         index: Column {
@@ -352,7 +368,7 @@ pub fn histogram_table(source: &Table, group: &str, values: &[f64]) -> Option<(T
             format: NumberFormat::default(),
             cells: edges
                 .windows(2)
-                .map(|w| Cell::Text(bin_label(w[0], w[1], decimals, &format)))
+                .map(|w| Cell::Text(bin_label(w[0], w[1], decimals, format)))
                 .collect(),
         },
         series: vec![Column {
@@ -361,8 +377,7 @@ pub fn histogram_table(source: &Table, group: &str, values: &[f64]) -> Option<(T
             format: NumberFormat::default(),
             cells: counts.iter().map(|c| Cell::Number(f64::from(*c))).collect(),
         }],
-    };
-    Some((table, edges))
+    }
 }
 
 /// Most bins a pre-binned table may have.
@@ -440,32 +455,14 @@ fn binned_panel(
         reason: "not a table of counts per bin".into(),
     })?;
     let decimals = super::format::decimals_for(edges[1] - edges[0]);
-    let plain = NumberFormat::default();
-    let mut meta = table.meta.clone();
-    meta.additive = Some(true);
-    meta.unit = None;
-    meta.units.clear();
-    meta.measure = Some(COUNT_SERIES.to_lowercase());
-    let bins = Table {
-        id: table.id.clone(),
-        source_path: None,
-        meta,
-        index: Column {
-            name: BIN_INDEX.into(),
-            ctype: ColumnType::Text,
-            format: NumberFormat::default(),
-            cells: edges
-                .windows(2)
-                .map(|w| Cell::Text(bin_label(w[0], w[1], decimals, &plain)))
-                .collect(),
-        },
-        series: vec![Column {
-            name: COUNT_SERIES.into(),
-            ctype: ColumnType::Number,
-            format: NumberFormat::default(),
-            cells: counts.iter().map(|c| Cell::Number(f64::from(*c))).collect(),
-        }],
-    };
+    let bins = counts_table(
+        &table.id,
+        table.meta.clone(),
+        &edges,
+        &counts,
+        decimals,
+        &NumberFormat::default(),
+    );
     let named = |l: Option<&String>, fallback: &str| {
         l.filter(|l| !l.trim().is_empty())
             .cloned()

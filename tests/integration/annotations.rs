@@ -10,6 +10,7 @@ use chartstress::ir::{BBox, ChartKind, ChartSpec, PanelScene};
 use image::RgbImage;
 use serde_json::Value;
 
+use crate::support::pixels::rgb;
 use crate::support::{bin, jsonl, run_ok};
 
 const TABLES: [&str; 8] = [
@@ -49,11 +50,6 @@ fn ink(img: &RgbImage, b: &BBox) -> usize {
         .flat_map(|y| (x0..x1).map(move |x| (x, y)))
         .filter(|&(x, y)| dark(img, x, y))
         .count()
-}
-
-fn rgb(hex: &str) -> [u8; 3] {
-    let v = u32::from_str_radix(hex.trim_start_matches('#'), 16).unwrap();
-    [(v >> 16) as u8, (v >> 8) as u8, v as u8]
 }
 
 /// Every other text of the panel an annotation label must stay clear of.

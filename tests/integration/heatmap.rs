@@ -8,6 +8,8 @@ use std::path::Path;
 use chartstress::ir::{ChartKind, MarkKind};
 use chartstress::render::Pixels;
 
+use crate::support::pixels::rgb;
+
 const FIXTURES: [&str; 6] = [
     "smartphone_shipments_grouped.csv",
     "retail_sales_monthly.csv",
@@ -28,12 +30,6 @@ fn pixel(p: &Pixels, x: f32, y: f32) -> [u8; 3] {
     let step = if p.has_alpha { 4 } else { 3 };
     let i = (y * p.width as usize + x) * step;
     [p.data[i], p.data[i + 1], p.data[i + 2]]
-}
-
-fn rgb(hex: &str) -> [u8; 3] {
-    let h = hex.trim_start_matches('#');
-    let b = |i: usize| u8::from_str_radix(&h[i..i + 2], 16).unwrap();
-    [b(0), b(2), b(4)]
 }
 
 fn distance(a: [u8; 3], b: [u8; 3]) -> i32 {

@@ -10,6 +10,7 @@ use chartstress::ir::{ChartKind, MarkKind, PanelScene};
 use serde_json::Value;
 
 use crate::support::kind_suite::kind_suite;
+use crate::support::pixels::{near, render_single as render, rgb};
 use crate::support::printed_csv::read_complete as read_csv;
 use crate::support::{bin, run_ok};
 
@@ -47,30 +48,6 @@ fn printed_axis(p: &PanelScene) -> ((f64, f64), (f64, f64)) {
 fn read_y(axis: ((f64, f64), (f64, f64)), y: f32) -> f64 {
     let ((p0, v0), (p1, v1)) = axis;
     v0 + (f64::from(y) - p0) * (v1 - v0) / (p1 - p0)
-}
-
-fn render(
-    path: &Path,
-    kind: ChartKind,
-    theme: &str,
-    labels: bool,
-) -> chartstress::render::Rendered {
-    let t = chartstress::table::load_table(path).unwrap();
-    let mut style = chartstress::spec::theme(theme).unwrap();
-    style.data_labels |= labels;
-    let spec = chartstress::spec::single(&t, kind, &style).unwrap();
-    chartstress::render::render(&spec).unwrap()
-}
-
-fn rgb(hex: &str) -> [u8; 3] {
-    let b = |i: usize| u8::from_str_radix(&hex[1 + 2 * i..3 + 2 * i], 16).unwrap();
-    [b(0), b(1), b(2)]
-}
-
-fn near(px: [u8; 3], want: [u8; 3]) -> bool {
-    px.iter()
-        .zip(want)
-        .all(|(a, b)| (i16::from(*a) - i16::from(b)).abs() <= 24)
 }
 
 #[test]

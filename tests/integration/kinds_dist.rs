@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use chartstress::ir::{Answer, ChartKind, MarkKind, PanelScene, Query, SetName};
 use serde_json::Value;
 
-use crate::support::{bin, jsonl, run_ok};
+use crate::support::{bin, run_ok};
 
 const FAMILIES: [&str; 4] = [
     "iqr",
@@ -57,32 +57,13 @@ fn suite(
     kinds: &str,
     families: &[&str],
 ) -> (Vec<Value>, BTreeMap<String, Value>) {
-    let config = out.join("suite.toml");
     let families: Vec<String> = families.iter().map(|f| format!("{f:?}")).collect();
-    std::fs::write(
-        &config,
-        format!(
-            "tables = [{tables:?}]\nseed = 5\ncharts_per_table = 3\nquestions_per_chart = 12\n\
-             kinds = [{kinds}]\nfamilies = [{}]\n",
-            families.join(", ")
-        ),
-    )
-    .unwrap();
-    let path = out.join("suite");
-    run_ok(
-        bin()
-            .arg("generate")
-            .arg("--config")
-            .arg(&config)
-            .arg("--out")
-            .arg(&path)
-            .arg("--quiet"),
+    let config = format!(
+        "tables = [{tables:?}]\nseed = 5\ncharts_per_table = 3\nquestions_per_chart = 12\n\
+         kinds = [{kinds}]\nfamilies = [{}]\n",
+        families.join(", ")
     );
-    let items = jsonl(&path.join("items.jsonl"));
-    let charts = jsonl(&path.join("charts.jsonl"))
-        .into_iter()
-        .map(|c| (c["id"].as_str().unwrap().to_string(), c))
-        .collect();
+    let (_, items, charts) = crate::support::kind_suite::generate_suite(out, &config);
     (items, charts)
 }
 

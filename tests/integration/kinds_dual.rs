@@ -12,6 +12,7 @@ use chartstress::ir::{ChartKind, MarkKind, Tick};
 use crate::support::printed_csv::read_complete as read_csv;
 
 use crate::support::kind_suite::kind_suite;
+use crate::support::pixels::{near, rgb};
 use crate::support::{bin, run_ok};
 
 fn fixture() -> PathBuf {
@@ -42,25 +43,6 @@ fn row_of(ticks: &[Tick], v: f64) -> f64 {
     let (p0, v0) = (f64::from(a.pos), parse_tick(&a.label));
     let (p1, v1) = (f64::from(b.pos), parse_tick(&b.label));
     p0 + (v - v0) * (p1 - p0) / (v1 - v0)
-}
-
-fn render(path: &Path, theme: &str, labels: bool) -> chartstress::render::Rendered {
-    let t = chartstress::table::load_table(path).unwrap();
-    let mut style = chartstress::spec::theme(theme).unwrap();
-    style.data_labels |= labels;
-    let spec = chartstress::spec::single(&t, ChartKind::DualAxis, &style).unwrap();
-    chartstress::render::render(&spec).unwrap()
-}
-
-fn rgb(hex: &str) -> [u8; 3] {
-    let b = |i: usize| u8::from_str_radix(&hex[1 + 2 * i..3 + 2 * i], 16).unwrap();
-    [b(0), b(1), b(2)]
-}
-
-fn near(px: [u8; 3], want: [u8; 3]) -> bool {
-    px.iter()
-        .zip(want)
-        .all(|(a, b)| (i16::from(*a) - i16::from(b)).abs() <= 24)
 }
 
 #[test]
@@ -274,4 +256,8 @@ fn dual_axis_suites_are_answered_by_oracle_and_reader() {
         .collect();
     assert!(data.len() >= 3, "{families:?}");
     assert!(right_values > 0, "no right-axis value was asked");
+}
+
+fn render(path: &Path, theme: &str, labels: bool) -> chartstress::render::Rendered {
+    crate::support::pixels::render_single(path, ChartKind::DualAxis, theme, labels)
 }

@@ -11,8 +11,6 @@ use chartstress::ir::{BBox, ChartRecord, Item, Layout, Scene, SetName};
 use chartstress::spec::LayoutRequest;
 use serde_json::{Value, json};
 
-use crate::support::{bin, jsonl, run_ok};
-
 fn fixtures() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
 }
@@ -163,39 +161,22 @@ struct Suite {
 
 fn generate(dir: &Path, figures: f64, exclude: &[&str], families: &[&str]) -> Suite {
     let folder = furnished_tables(dir);
-    let config = dir.join("suite.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "tables = [{folder:?}]\nseed = 5\ncharts_per_table = 2\nquestions_per_chart = 12\n\
-             source_lines = 1.0\nannotations = 0.0\nfigures = {figures:?}\n\
-             axes = [\"subplots\", \"clutter\"]\nexclude_perturbations = {exclude:?}\n\
-             families = {families:?}\n\
-             opt_in_perturbations = [\"small_multiples\", \"furniture_removed\", \
-             \"furniture_moved\", \"subtitle_added\"]\n"
-        ),
-    )
-    .unwrap();
-    let out = dir.join("suite");
-    run_ok(
-        bin()
-            .arg("generate")
-            .arg("--config")
-            .arg(&config)
-            .arg("--out")
-            .arg(&out)
-            .arg("--quiet"),
+    let config = format!(
+        "tables = [{folder:?}]\nseed = 5\ncharts_per_table = 2\nquestions_per_chart = 12\n\
+         source_lines = 1.0\nannotations = 0.0\nfigures = {figures:?}\n\
+         axes = [\"subplots\", \"clutter\"]\nexclude_perturbations = {exclude:?}\n\
+         families = {families:?}\n\
+         opt_in_perturbations = [\"small_multiples\", \"furniture_removed\", \
+         \"furniture_moved\", \"subtitle_added\"]\n"
     );
-    let items = jsonl(&out.join("items.jsonl"))
+    let (_, items, charts) = crate::support::kind_suite::generate_suite(dir, &config);
+    let items = items
         .into_iter()
         .map(|v| serde_json::from_value(v).unwrap())
         .collect();
-    let charts = jsonl(&out.join("charts.jsonl"))
+    let charts = charts
         .into_iter()
-        .map(|c| {
-            let r: ChartRecord = serde_json::from_value(c).unwrap();
-            (r.id.clone(), r)
-        })
+        .map(|(id, c)| (id, serde_json::from_value(c).unwrap()))
         .collect();
     Suite { items, charts }
 }

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use chartstress::ir::{Answer, ChartRecord, Item, Layout, SetName};
 use serde_json::Value;
 
-use crate::support::kind_suite::assert_oracle_and_reader;
-use crate::support::{bin, jsonl, printed_csv, run_ok};
+use crate::support::kind_suite::{assert_oracle_and_reader, generate_suite};
+use crate::support::{bin, printed_csv, run_ok};
 
 fn real(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -156,31 +156,14 @@ fn generated_related_figures_are_answered_from_their_panels_tables() {
         .chain(["nile_annual_flow"])
         .collect();
     let paths: Vec<PathBuf> = names.iter().map(|n| real(&format!("{n}.csv"))).collect();
-    let config = dir.path().join("suite.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "tables = {paths:?}\nseed = 11\ncharts_per_table = 1\nquestions_per_chart = 12\n\
-             related_figures = true\n"
-        ),
-    )
-    .unwrap();
-    let out = dir.path().join("suite");
-    run_ok(
-        bin()
-            .arg("generate")
-            .arg("--config")
-            .arg(&config)
-            .arg("--out")
-            .arg(&out)
-            .arg("--quiet"),
+    let config = format!(
+        "tables = {paths:?}\nseed = 11\ncharts_per_table = 1\nquestions_per_chart = 12\n\
+         related_figures = true\n"
     );
-    let charts: BTreeMap<String, ChartRecord> = jsonl(&out.join("charts.jsonl"))
+    let (_, items, charts) = generate_suite(dir.path(), &config);
+    let charts: BTreeMap<String, ChartRecord> = charts
         .into_iter()
-        .map(|c| {
-            let r: ChartRecord = serde_json::from_value(c).unwrap();
-            (r.id.clone(), r)
-        })
+        .map(|(id, c)| (id, serde_json::from_value(c).unwrap()))
         .collect();
     let related = |r: &ChartRecord| {
         matches!(r.spec.layout, Layout::Figure { .. })
@@ -206,7 +189,7 @@ fn generated_related_figures_are_answered_from_their_panels_tables() {
             "no original figure of {group:?}: {figure_tables:?}"
         );
     }
-    let items: Vec<Item> = jsonl(&out.join("items.jsonl"))
+    let items: Vec<Item> = items
         .into_iter()
         .map(|v| serde_json::from_value(v).unwrap())
         .collect();

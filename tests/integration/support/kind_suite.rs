@@ -61,23 +61,32 @@ pub fn kind_suite(
     charts_per_table: usize,
 ) -> KindSuite {
     let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("suite.toml");
     let names: Vec<String> = kinds.iter().map(|k| format!("{:?}", k.name())).collect();
-    std::fs::write(
-        &config,
-        format!(
-            "tables = [{tables:?}]\nseed = {seed}\ncharts_per_table = {charts_per_table}\n\
-             questions_per_chart = 12\nkinds = [{}]\n",
-            names.join(", ")
-        ),
-    )
-    .unwrap();
-    let path = dir.path().join("suite");
+    let config = format!(
+        "tables = [{tables:?}]\nseed = {seed}\ncharts_per_table = {charts_per_table}\n\
+         questions_per_chart = 12\nkinds = [{}]\n",
+        names.join(", ")
+    );
+    let (path, items, charts) = generate_suite(dir.path(), &config);
+    KindSuite {
+        _dir: dir,
+        path,
+        items,
+        charts,
+    }
+}
+
+/// `generate --config` with `config` (a suite TOML) written into `dir`: the
+/// suite's folder, its items and its charts by id, as raw JSON.
+pub fn generate_suite(dir: &Path, config: &str) -> (PathBuf, Vec<Value>, BTreeMap<String, Value>) {
+    let config_path = dir.join("suite.toml");
+    std::fs::write(&config_path, config).unwrap();
+    let path = dir.join("suite");
     run_ok(
         bin()
             .arg("generate")
             .arg("--config")
-            .arg(&config)
+            .arg(&config_path)
             .arg("--out")
             .arg(&path)
             .arg("--quiet"),
@@ -87,12 +96,7 @@ pub fn kind_suite(
         .into_iter()
         .map(|c| (c["id"].as_str().unwrap().to_string(), c))
         .collect();
-    KindSuite {
-        _dir: dir,
-        path,
-        items,
-        charts,
-    }
+    (path, items, charts)
 }
 
 /// The oracle and the `reader` both answer `item` with its gold.

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod kind_suite;
+pub mod pixels;
 pub mod printed_csv;
 pub mod sweep;
 
