@@ -63,8 +63,21 @@ pub struct Typos {
 pub struct Bank {
     #[serde(default)]
     pub question: BTreeMap<String, String>,
+    /// Canonical questions for series named by a year, band, date or code,
+    /// wrapped as a noun phrase ("the 2020 series"): the plain template uses
+    /// the name as a modifier ("the highest {series}").
+    #[serde(default)]
+    pub question_awkward: BTreeMap<String, String>,
     #[serde(default)]
     pub np: BTreeMap<String, Strs>,
+    /// Canonical noun phrases for wrapped awkward series names, as above.
+    #[serde(default)]
+    pub np_awkward: BTreeMap<String, Strs>,
+    /// Whole questions per family, asked directly ("What was {series} in
+    /// {category}?") rather than around a noun phrase; frames take one
+    /// with `{direct}`.
+    #[serde(default)]
+    pub direct: BTreeMap<String, Strs>,
     /// Search-query fragments per family ("North 2020 value").
     #[serde(default)]
     pub terse: BTreeMap<String, Strs>,

@@ -82,6 +82,11 @@ struct Run<'a> {
     domain: Option<&'static bank::Domain>,
     /// Grammar rules left out of the current wording.
     mute: &'static [&'static str],
+    /// Canonical wording with awkward series names wrapped ("the 2020
+    /// series"): templates that use the name as a modifier are swapped.
+    wrapped: bool,
+    /// Whether the last noun phrase drawn holds a clause of its own.
+    np_clausal: bool,
 }
 
 impl Run<'_> {
@@ -172,8 +177,13 @@ impl Run<'_> {
     }
 
     fn np(&mut self, key: &str, slots: &Slots) -> Option<String> {
-        let pool = self.pools(key, |b| &b.np);
+        let awkward = bank("canonical").np_awkward.get(key);
+        let pool = match awkward {
+            Some(a) if self.wrapped && self.name == "canonical" => a.all(),
+            _ => self.pools(key, |b| &b.np),
+        };
         let t = self.pick("np", &pool)?;
+        self.np_clausal = clausal(&t);
         fill(&t, slots)
     }
 
@@ -190,7 +200,9 @@ impl Run<'_> {
     /// The plain question for a base query.
     fn question(&mut self, query: &Query, key: &str, slots: &Slots) -> Option<String> {
         let mut text = if self.name == "canonical" {
-            let t = bank("canonical").question.get(key)?;
+            let canonical = bank("canonical");
+            let awkward = canonical.question_awkward.get(key).filter(|_| self.wrapped);
+            let t = awkward.or_else(|| canonical.question.get(key))?;
             self.id.push("q".into());
             fill(t, slots)?
         } else if is_yes_no_key(key) {
@@ -204,7 +216,18 @@ impl Run<'_> {
             let mark = self.id.len();
             let mut tries = 0;
             loop {
-                let frame = self.pick_owned("wh", &self.frames.wh)?;
+                let mut frame = self.pick_owned("wh", &self.frames.wh)?;
+                let direct = frame.contains("{direct}");
+                if direct {
+                    // A whole question of the family's own; families without
+                    // one are asked "what is …?".
+                    let pool = self.pools(key, |b| &b.direct);
+                    let direct = match self.pick("direct", &pool) {
+                        Some(t) => t,
+                        None => "what is {np}?".to_string(),
+                    };
+                    frame = grammar::tidy(&frame.replace("{direct}", &direct));
+                }
                 let mut s = slots.clone();
                 if frame.contains("{terse}") {
                     // Families without a search-query fragment use their noun phrase.
@@ -217,7 +240,11 @@ impl Run<'_> {
                 }
                 let text = with_np(&frame, &np, &s)?;
                 tries += 1;
-                if tries >= MAX_FRAME_TRIES || !buries(&text, &np) {
+                let misfit = !direct && misfits(&text, &np, key);
+                // Options follow a question, not a request or a statement.
+                let before_options = !self.mute.is_empty() && !text.trim_end().ends_with('?');
+                let buried = buries(&text, &np) || buries_heavy(&text, &np, self.np_clausal);
+                if tries >= MAX_FRAME_TRIES || !(buried || misfit || before_options) {
                     break text;
                 }
                 // Another frame, recorded in the template id as if first.
@@ -293,16 +320,56 @@ fn names_a_category(key: &str) -> bool {
     .any(|k| key.starts_with(k))
 }
 
-/// Frames drawn before a question keeps one that buries its noun phrase.
-const MAX_FRAME_TRIES: usize = 4;
+/// Families whose answer is a name, a label or a description: "what does
+/// it come to?" presumes a number.
+fn answers_with_words(key: &str) -> bool {
+    names_a_category(key)
+        || [
+            "title",
+            "subtitle",
+            "note",
+            "x_label",
+            "y_label",
+            "source",
+            "legend_labels",
+            "trend",
+            "general_trend",
+            "subplot_layout",
+            "series_axis",
+            "shaded_period",
+            "highlighted",
+            "callout_target",
+            "highest_panel",
+            "lowest_panel",
+            "widest_interval",
+            "narrowest_interval",
+        ]
+        .contains(&key)
+}
 
-/// Whether `text` asks for a long noun phrase with a clause of its own by
-/// embedding it before its verb ("could you say what the city where rent
-/// peaks is?", "what would the country where the 2020 data crests be
-/// here?"): readable, but not how people ask. Short noun phrases embed
-/// naturally ("can you tell me what the title is?").
-fn buries(text: &str, np: &str) -> bool {
-    let heavy = np.split_whitespace().count() > 6
+/// Whether a frame asks for a number ("what does it come to?") where the
+/// family's answer is a name.
+fn misfits(text: &str, np: &str, key: &str) -> bool {
+    let frame = text.to_lowercase().replace(&np.to_lowercase(), " ");
+    answers_with_words(key)
+        && [
+            "come to",
+            "comes to",
+            "amount to",
+            "amounts to",
+            "figure",
+            "reading",
+            "what number",
+            "how much",
+            "how high",
+        ]
+        .iter()
+        .any(|w| frame.contains(w))
+}
+
+/// Whether a noun phrase holds a clause ("the city where rent peaks").
+fn has_clause(np: &str) -> bool {
+    reduced_relative(np)
         || [
             " where ",
             " that ",
@@ -311,7 +378,66 @@ fn buries(text: &str, np: &str) -> bool {
             " in which ",
         ]
         .iter()
-        .any(|w| np.contains(w));
+        .any(|w| np.contains(w))
+}
+
+/// Whether a noun phrase template puts a verb after an entity slot ("the
+/// highest level {series} reaches"): a clause once the slot is filled.
+fn clausal(template: &str) -> bool {
+    let linking = [
+        "of", "in", "for", "on", "at", "from", "to", "between", "and", "by", "with", "across",
+        "minus", "divided", "less", "net", "after", "before", "than", "over", "into", "as",
+    ];
+    [
+        "{series} ",
+        "{category} ",
+        "{a_cat} ",
+        "{b_cat} ",
+        "{a_series} ",
+    ]
+    .iter()
+    .any(|slot| {
+        template.match_indices(slot).any(|(at, _)| {
+            let next = template[at + slot.len()..].split_whitespace().next();
+            next.is_some_and(|w| {
+                let w = w.trim_matches(|c: char| !c.is_alphabetic());
+                !w.is_empty() && !w.starts_with('{') && !linking.contains(&w)
+            })
+        })
+    })
+}
+
+/// "the source the chart cites": a second noun phrase opening a clause
+/// inside the first, with no preposition before it.
+fn reduced_relative(np: &str) -> bool {
+    let words: Vec<&str> = np.split_whitespace().collect();
+    let linking = [
+        "of", "in", "for", "on", "at", "from", "to", "between", "and", "by", "with", "across",
+        "along", "under", "beside", "below", "above", "over", "into", "than",
+    ];
+    words.windows(2).skip(1).any(|w| {
+        w[1].eq_ignore_ascii_case("the") && !linking.contains(&w[0].to_lowercase().as_str())
+    })
+}
+
+/// Frames drawn before a question keeps one that buries its noun phrase.
+const MAX_FRAME_TRIES: usize = 8;
+
+/// Whether `text` asks for a long noun phrase with a clause of its own by
+/// embedding it before its verb ("could you say what the city where rent
+/// peaks is?", "what would the country where the 2020 data crests be
+/// here?"): readable, but not how people ask. Short noun phrases embed
+/// naturally ("can you tell me what the title is?").
+fn buries(text: &str, np: &str) -> bool {
+    buries_heavy(
+        text,
+        np,
+        np.split_whitespace().count() > 6 || has_clause(np),
+    )
+}
+
+/// As `buries`, for a noun phrase already known to be heavy or not.
+fn buries_heavy(text: &str, np: &str, heavy: bool) -> bool {
     let lower = text.to_lowercase();
     let np = np.to_lowercase();
     heavy
@@ -518,6 +644,8 @@ fn render(
         avoid: entity_names(spec),
         domain: chart_domain(spec),
         mute: &[],
+        wrapped: false,
+        np_clausal: false,
     };
     if name == "distractor" {
         run.transforms.push(format!("frames:{frames_from}"));
@@ -529,6 +657,8 @@ fn render(
     let paraphrase = name != "canonical";
     if paraphrase {
         run.enrich(&mut slots, spec, base.panel())?;
+    } else {
+        run.wrapped = slots::wrap_awkward_plainly(&mut slots);
     }
     let mut refs = std::collections::BTreeMap::new();
     if name == "visual" {
@@ -586,6 +716,8 @@ fn render(
             }
             if paraphrase {
                 run.enrich(&mut changed, spec, base.panel())?;
+            } else {
+                slots::wrap_awkward_plainly(&mut changed);
             }
             if name == "visual" {
                 // The changed cell is always drawn, so naming it plainly when it
@@ -621,7 +753,15 @@ fn render(
                 &run.frames.down
             };
             let change_text = fill(&run.pick_owned("change", dir)?, &s)?;
-            let np = run.np(&key, &slots)?;
+            // "What would {np} be?" buries a noun phrase holding a clause;
+            // another draw usually has none.
+            let mut np = run.np(&key, &slots)?;
+            for _ in 1..MAX_FRAME_TRIES {
+                if !(run.np_clausal || has_clause(&np)) {
+                    break;
+                }
+                np = run.np(&key, &slots)?;
+            }
             let frame = run.pick_owned("hypo", &run.frames.hypo)?;
             let mut s2 = slots.clone();
             s2.insert("change".into(), change_text);
@@ -647,6 +787,8 @@ fn render(
                 let mut tslots = traw.clone();
                 if paraphrase {
                     run.enrich(&mut tslots, spec, turn.panel())?;
+                } else {
+                    run.wrapped = slots::wrap_awkward_plainly(&mut tslots);
                 }
                 if name == "visual"
                     && matches!(
@@ -882,12 +1024,46 @@ mod buries_tests {
     use super::buries;
 
     #[test]
+    fn names_are_not_asked_for_as_numbers() {
+        let np = "the title of the chart";
+        assert!(super::misfits(
+            &format!("Re {np}: what does it come to?"),
+            np,
+            "title"
+        ));
+        assert!(!super::misfits(
+            &format!("Re {np}: what is it?"),
+            np,
+            "title"
+        ));
+        let np = "the value of North in 2020";
+        assert!(!super::misfits(
+            &format!("What does {np} come to?"),
+            np,
+            "value_at"
+        ));
+    }
+
+    #[test]
     fn long_noun_phrases_are_not_embedded_before_their_verb() {
         let np = "the city where Average rent reaches its peak";
         assert!(buries(&format!("Could someone say what {np} is?"), np));
         assert!(buries(&format!("What would {np} be here?"), np));
         assert!(!buries(&format!("Could someone name {np}?"), np));
         assert!(!buries(&format!("Which is {np}? It is for a report."), np));
+        let np = "the source the chart cites";
+        assert!(buries(
+            &format!("I've been puzzling over what {np} is."),
+            np
+        ));
+        let np = "the value of the 2020 series in Chad";
+        assert!(!super::reduced_relative(np));
+        assert!(super::clausal("the highest level {series} reaches"));
+        assert!(super::clausal(
+            "the cumulative total once {category} is counted"
+        ));
+        assert!(!super::clausal("the value of {series} in {category}"));
+        assert!(!super::clausal("the sum of {series}{scope}"));
         let short = "the title";
         assert!(!buries(&format!("Can you tell me what {short} is?"), short));
     }

@@ -429,6 +429,23 @@ pub fn ordinal(n: usize) -> String {
 }
 
 /// The entity-name slots that hold series names.
+/// Canonical wording's one fixed wrapping of awkward series names ("the
+/// 2020 series", "the 18-24 group"); whether any slot was wrapped.
+pub fn wrap_awkward_plainly(slots: &mut Slots) -> bool {
+    let mut wrapped = false;
+    for key in SERIES_KEYS {
+        let Some(kind) = slots.get(key).and_then(|n| awkward_kind(n)) else {
+            continue;
+        };
+        let noun = if kind == "range" { "group" } else { "series" };
+        let name = &slots[key];
+        let text = format!("the {name} {noun}");
+        slots.insert(key.into(), text);
+        wrapped = true;
+    }
+    wrapped
+}
+
 pub const SERIES_KEYS: [&str; 5] = ["series", "a_series", "b_series", "series_a", "series_b"];
 
 /// What kind of awkward name a series has, when it cannot stand alone as a
@@ -501,10 +518,46 @@ pub fn topic(spec: &ChartSpec, panel: usize) -> Option<String> {
         .trim()
         .trim_end_matches(['.', ',', ';', '-', '–'])
         .trim();
-    if cut.is_empty() || cut.split_whitespace().count() > 9 {
+    // A trailing year or period ("…, 2022", "… 2005–2016") reads as a
+    // dateline inside a sentence: "a digest about rent, 2022 by Thursday".
+    let cut = match cut.rsplit_once(',') {
+        Some((head, tail)) if is_period(tail) => head.trim(),
+        _ => cut,
+    };
+    // A bare column header ("Country") names no subject.
+    if cut.is_empty()
+        || cut.split_whitespace().count() > 9
+        || cut.eq_ignore_ascii_case(p.table.index.name.trim())
+    {
         return None;
     }
-    Some(decapitalize(cut))
+    // A name keeps its capital ("Northwind Cloud revenue"): a first word that
+    // starts one of the chart's labels, or is followed by another capital.
+    let mut words = cut.split_whitespace();
+    let first = words.next().unwrap_or("");
+    let second_capital = words
+        .next()
+        .and_then(|w| w.chars().next())
+        .is_some_and(char::is_uppercase);
+    let labels = p.series.iter().cloned().chain(p.table.category_labels());
+    let named = second_capital
+        || labels
+            .into_iter()
+            .any(|l| l.split_whitespace().any(|w| w == first));
+    Some(if named {
+        cut.to_string()
+    } else {
+        decapitalize(cut)
+    })
+}
+
+/// "2022", "2005–2016", "2019/20": a date line, not part of a topic.
+fn is_period(text: &str) -> bool {
+    let t = text.trim();
+    !t.is_empty()
+        && t.chars().any(|c| c.is_ascii_digit())
+        && t.chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '-' | '–' | '/' | ' '))
 }
 
 #[cfg(test)]

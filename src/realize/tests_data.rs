@@ -66,6 +66,7 @@ const KNOWN_SLOTS: &[&str] = &[
     "other_cat",
     "other_value",
     "terse",
+    "direct",
 ];
 
 fn slot_names(t: &str) -> Vec<(bool, String)> {
@@ -91,11 +92,13 @@ fn all_templates(b: &Bank) -> Vec<(String, String)> {
             v.push((format!("{section}.{key}"), t.to_string()));
         }
     };
-    for (k, t) in &b.question {
+    for (k, t) in b.question.iter().chain(&b.question_awkward) {
         add("question", k, vec![t]);
     }
     for (section, map) in [
         ("np", &b.np),
+        ("np_awkward", &b.np_awkward),
+        ("direct", &b.direct),
         ("clause", &b.clause),
         ("clause_no", &b.clause_no),
         ("terse", &b.terse),
