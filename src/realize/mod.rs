@@ -87,6 +87,8 @@ struct Run<'a> {
     wrapped: bool,
     /// Whether the last noun phrase drawn holds a clause of its own.
     np_clausal: bool,
+    /// The wrapping template chosen for each kind of awkward series name.
+    wrappings: Vec<(&'static str, String)>,
 }
 
 impl Run<'_> {
@@ -123,12 +125,20 @@ impl Run<'_> {
             let Some(kind) = slots::awkward_kind(&name) else {
                 continue;
             };
-            // One name in two slots gets one wrapping.
+            // One name in two slots gets one wrapping, and two names of a
+            // kind get the same one ("the 2020 series … the 2021 series").
             let text = match wrapped.iter().find(|w| w.0 == name) {
                 Some(w) => w.1.clone(),
                 None => {
-                    let rule = format!("{{@awkward_{kind}}}");
-                    let t = self.pick("awkward", &[rule.as_str()])?;
+                    let t = match self.wrappings.iter().find(|w| w.0 == kind) {
+                        Some(w) => w.1.clone(),
+                        None => {
+                            let rule = format!("{{@awkward_{kind}}}");
+                            let t = self.pick("awkward", &[rule.as_str()])?;
+                            self.wrappings.push((kind, t.clone()));
+                            t
+                        }
+                    };
                     let mut s = Slots::new();
                     s.insert("name".into(), name.clone());
                     let t = fill(&t, &s)?;
@@ -232,8 +242,23 @@ impl Run<'_> {
                 if frame.contains("{terse}") {
                     // Families without a search-query fragment use their noun phrase.
                     let pool = self.pools(key, |b| &b.terse);
+                    // Search-style text drops the article of a wrapped name:
+                    // "country with max 2020 data", not "max the 2020 data".
+                    let mut bare = slots.clone();
+                    for k in slots::SERIES_KEYS {
+                        let wrapped = self
+                            .transforms
+                            .iter()
+                            .any(|t| t.starts_with(&format!("{k}:wrapped:")));
+                        if let Some(v) = bare.get_mut(k)
+                            && wrapped
+                            && let Some(rest) = v.strip_prefix("the ")
+                        {
+                            *v = rest.to_string();
+                        }
+                    }
                     let t = match self.pick("terse", &pool) {
-                        Some(t) => fill(&t, slots)?,
+                        Some(t) => fill(&t, &bare)?,
                         None => np.clone(),
                     };
                     s.insert("terse".into(), t);
@@ -244,7 +269,14 @@ impl Run<'_> {
                 // Options follow a question, not a request or a statement.
                 let before_options = !self.mute.is_empty() && !text.trim_end().ends_with('?');
                 let buried = buries(&text, &np) || buries_heavy(&text, &np, self.np_clausal);
-                if tries >= MAX_FRAME_TRIES || !(buried || misfit || before_options) {
+                if !(buried || misfit || before_options) {
+                    break text;
+                }
+                if tries >= MAX_FRAME_TRIES {
+                    // Options still need a question before them.
+                    if before_options {
+                        break with_np("what is {np}?", &np, slots)?;
+                    }
                     break text;
                 }
                 // Another frame, recorded in the template id as if first.
@@ -646,6 +678,7 @@ fn render(
         mute: &[],
         wrapped: false,
         np_clausal: false,
+        wrappings: Vec::new(),
     };
     if name == "distractor" {
         run.transforms.push(format!("frames:{frames_from}"));
@@ -882,9 +915,14 @@ fn render(
         let mut s = slots.clone();
         s.extend(ctx.slots.clone());
         if let Some(other) = s.get("other_series").cloned()
-            && slots::awkward_kind(&other).is_some()
+            && let Some(kind) = slots::awkward_kind(&other)
         {
-            s.insert("other_series".into(), format!("the {other} series"));
+            // Wrapped as the question wraps its own names of that kind.
+            let text = match run.wrappings.iter().find(|w| w.0 == kind) {
+                Some((_, t)) => fill(t, &Slots::from([("name".to_string(), other.clone())]))?,
+                None => format!("the {other} series"),
+            };
+            s.insert("other_series".into(), text);
         }
         let groups = context::groups(&ctx);
         let group = groups[run.rng.random_range(0..groups.len())];

@@ -430,9 +430,13 @@ pub fn ordinal(n: usize) -> String {
 
 /// The entity-name slots that hold series names.
 /// Canonical wording's one fixed wrapping of awkward series names ("the
-/// 2020 series", "the 18-24 group"); whether any slot was wrapped.
+/// 2020 series", "the 18-24 group"); whether a series name (wrapped, or
+/// naming an entity such as "Kerluke and Sons") cannot stand as a measure
+/// after an adjective ("the highest {series}").
 pub fn wrap_awkward_plainly(slots: &mut Slots) -> bool {
-    let mut wrapped = false;
+    let mut wrapped = SERIES_KEYS
+        .iter()
+        .any(|k| slots.get(*k).is_some_and(|n| names_an_entity(n)));
     for key in SERIES_KEYS {
         let Some(kind) = slots.get(key).and_then(|n| awkward_kind(n)) else {
             continue;
@@ -444,6 +448,21 @@ pub fn wrap_awkward_plainly(slots: &mut Slots) -> bool {
         wrapped = true;
     }
     wrapped
+}
+
+/// A name of two or more capitalised words and no unit ("Kerluke and Sons",
+/// "South Heaven Beerstad"): a company, place or product, not a measure
+/// ("Average rent", "GDP per capita (US$)").
+pub fn names_an_entity(name: &str) -> bool {
+    let long: Vec<&str> = name
+        .split_whitespace()
+        .filter(|w| w.chars().count() > 3)
+        .collect();
+    !name.contains('(')
+        && long.len() >= 2
+        && long
+            .iter()
+            .all(|w| w.chars().next().is_some_and(char::is_uppercase))
 }
 
 pub const SERIES_KEYS: [&str; 5] = ["series", "a_series", "b_series", "series_a", "series_b"];
@@ -572,6 +591,27 @@ mod decapitalize_tests {
             "true or false: Gentoo is highest."
         );
         assert_eq!(decapitalize("GDP rose?"), "GDP rose?");
+    }
+}
+
+#[cfg(test)]
+mod entity_tests {
+    use super::names_an_entity;
+
+    #[test]
+    fn entity_names_are_told_from_measures() {
+        for name in ["Kerluke and Sons", "South Heaven Beerstad", "United States"] {
+            assert!(names_an_entity(name), "{name}");
+        }
+        for name in [
+            "Average rent",
+            "GDP per capita (US$)",
+            "Hydro",
+            "Hours studied",
+            "Natural gas",
+        ] {
+            assert!(!names_an_entity(name), "{name}");
+        }
     }
 }
 

@@ -548,6 +548,12 @@ fn multiple_choice_wordings_put_no_closer_before_the_options() {
                     };
                     seen += 1;
                     let before = r.text[..at].trim_end();
+                    // Options answer a question, not a request or a statement.
+                    assert!(
+                        before.contains('?'),
+                        "{name}: no question before the options: {}",
+                        r.text
+                    );
                     for c in &closers {
                         assert!(
                             !before.contains(c.as_str()),
@@ -573,19 +579,42 @@ fn awkward_series_names_are_wrapped() {
     let path = dir.join("awkward.csv");
     std::fs::write(
         &path,
-        "Region,2022,18-24,SKU-114\nNorth,12,30,7\nSouth,15,22,9\nEast,9,41,12\nWest,20,18,5\n",
+        "Region,2022,2023,18-24,SKU-114\nNorth,12,14,30,7\nSouth,15,11,22,9\nEast,9,10,41,12\nWest,20,23,18,5\n",
     )
     .unwrap();
     let charts = charts(std::slice::from_ref(&path), 2, 60);
     let _ = std::fs::remove_dir_all(&dir);
     assert!(!charts.is_empty());
     let wrappers = ["the", "for", "labelled", "dated", "coded", "named"];
+    // Search-style text keeps the head noun and drops the article.
+    let head_nouns = [
+        "series", "data", "group", "band", "bracket", "range", "segment", "entry", "line",
+    ];
     let mut seen = 0;
+    let mut pairs = 0;
+    let year_wrappings: Vec<String> = banks()
+        .values()
+        .filter_map(|b| b.grammar.get("awkward_year"))
+        .flatten()
+        .cloned()
+        .chain(["the {name} series".to_string()])
+        .collect();
     for chart in &charts {
         for q in &chart.questions {
             let skip: Vec<String> = q.choices.clone();
-            for name in ["lexical", "syntactic", "register", "distractor", "noisy"] {
-                let Some(r) = realize(q, name, &chart.spec, &chart.scene, 1) else {
+            let realizers = [
+                "canonical",
+                "lexical",
+                "syntactic",
+                "register",
+                "distractor",
+                "noisy",
+            ];
+            for (name, seed) in realizers
+                .iter()
+                .flat_map(|n| (1..=4u64).map(move |s| (*n, s)))
+            {
+                let Some(r) = realize(q, name, &chart.spec, &chart.scene, seed) else {
                     continue;
                 };
                 let topic = super::slots::topic(&chart.spec, 0).unwrap_or_default();
@@ -596,7 +625,21 @@ fn awkward_series_names_are_wrapped() {
                 if let Query::FactCheck { claim, .. } = &q.query {
                     text = text.replace(claim.as_str(), "");
                 }
-                for series in ["2022", "18-24", "SKU-114"] {
+                // Two year-named series in one question share one wrapping.
+                let lower = text.to_lowercase();
+                let wrapping = |year: &str| -> BTreeSet<&str> {
+                    year_wrappings
+                        .iter()
+                        .filter(|w| lower.contains(&w.replace("{name}", year)))
+                        .map(String::as_str)
+                        .collect()
+                };
+                let (a, b) = (wrapping("2022"), wrapping("2023"));
+                if !a.is_empty() && !b.is_empty() {
+                    pairs += 1;
+                    assert!(!a.is_disjoint(&b), "{name}: two wrappings in {}", r.text);
+                }
+                for series in ["2022", "2023", "18-24", "SKU-114"] {
                     for (i, _) in text.match_indices(series) {
                         let prev = text[..i]
                             .trim_end()
@@ -604,9 +647,16 @@ fn awkward_series_names_are_wrapped() {
                             .next()
                             .unwrap_or("")
                             .to_lowercase();
+                        let next = text[i + series.len()..]
+                            .split_whitespace()
+                            .next()
+                            .unwrap_or("")
+                            .trim_matches(|c: char| !c.is_alphabetic())
+                            .to_lowercase();
                         seen += 1;
                         assert!(
-                            wrappers.contains(&prev.as_str()),
+                            wrappers.contains(&prev.as_str())
+                                || head_nouns.contains(&next.as_str()),
                             "{name}: bare {series:?} in {}",
                             r.text
                         );
@@ -616,6 +666,7 @@ fn awkward_series_names_are_wrapped() {
         }
     }
     assert!(seen > 20, "{seen}");
+    assert!(pairs >= 2, "{pairs}");
 }
 
 #[test]
