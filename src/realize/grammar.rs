@@ -135,6 +135,9 @@ pub fn tidy(text: &str) -> String {
         (",,", ","),
         (",.", "."),
         (",?", "?"),
+        ("?,", "?"),
+        ("!,", "!"),
+        (".,", "."),
         ("?.", "?"),
         ("..", "."),
     ] {
@@ -195,5 +198,7 @@ mod tests {
             "Thanks. Quick one, what is it?"
         );
         assert_eq!(tidy("Hi,, there ."), "Hi, there.");
+        // A closer that opens with a comma after a question mark.
+        assert_eq!(tidy("{np}?, boss is waiting"), "{np}? Boss is waiting");
     }
 }

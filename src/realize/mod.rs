@@ -413,13 +413,16 @@ fn has_clause(np: &str) -> bool {
         .any(|w| np.contains(w))
 }
 
+/// Words that join a noun phrase to the next without opening a clause.
+const LINKING_WORDS: &[&str] = &[
+    "of", "in", "for", "on", "at", "from", "to", "between", "and", "by", "with", "across", "along",
+    "under", "beside", "below", "above", "over", "into", "than", "minus", "divided", "less", "net",
+    "after", "before", "as",
+];
+
 /// Whether a noun phrase template puts a verb after an entity slot ("the
 /// highest level {series} reaches"): a clause once the slot is filled.
 fn clausal(template: &str) -> bool {
-    let linking = [
-        "of", "in", "for", "on", "at", "from", "to", "between", "and", "by", "with", "across",
-        "minus", "divided", "less", "net", "after", "before", "than", "over", "into", "as",
-    ];
     [
         "{series} ",
         "{category} ",
@@ -433,7 +436,7 @@ fn clausal(template: &str) -> bool {
             let next = template[at + slot.len()..].split_whitespace().next();
             next.is_some_and(|w| {
                 let w = w.trim_matches(|c: char| !c.is_alphabetic());
-                !w.is_empty() && !w.starts_with('{') && !linking.contains(&w)
+                !w.is_empty() && !w.starts_with('{') && !LINKING_WORDS.contains(&w)
             })
         })
     })
@@ -443,12 +446,8 @@ fn clausal(template: &str) -> bool {
 /// inside the first, with no preposition before it.
 fn reduced_relative(np: &str) -> bool {
     let words: Vec<&str> = np.split_whitespace().collect();
-    let linking = [
-        "of", "in", "for", "on", "at", "from", "to", "between", "and", "by", "with", "across",
-        "along", "under", "beside", "below", "above", "over", "into", "than",
-    ];
     words.windows(2).skip(1).any(|w| {
-        w[1].eq_ignore_ascii_case("the") && !linking.contains(&w[0].to_lowercase().as_str())
+        w[1].eq_ignore_ascii_case("the") && !LINKING_WORDS.contains(&w[0].to_lowercase().as_str())
     })
 }
 
