@@ -127,6 +127,53 @@ fn start_axis(start: f64, hi: f64, style: &Style, unit: &NumberFormat) -> NumAxi
     }
 }
 
+/// One point of a line, as the Scene records it.
+struct LinePoint<'a> {
+    series: &'a Series,
+    category: &'a str,
+    value: f64,
+    at: (f32, f32),
+    /// Half the side of its box around `at`.
+    half: f32,
+}
+
+impl LinePoint<'_> {
+    /// Its mark, and with data labels its label's places above and below
+    /// it, in the colour `color_at` gives for a label's top edge.
+    fn record(
+        &self,
+        scene: &mut PanelScene,
+        label_jobs: &mut Vec<(usize, String, Vec<Cand>)>,
+        st: &Style,
+        color_at: impl Fn(f32) -> String,
+    ) {
+        let ((x, y), half) = (self.at, self.half);
+        let idx = scene.marks.len();
+        scene.marks.push(Mark::new(
+            MarkKind::LinePoint,
+            self.series.name.clone(),
+            Some(self.category.to_string()),
+            self.value,
+            self.series.color.clone(),
+            BBox {
+                x: x - half,
+                y: y - half,
+                w: 2.0 * half,
+                h: 2.0 * half,
+            },
+        ));
+        if st.data_labels {
+            let text = value_label(self.value, st, self.series);
+            let (above, below) = (y - half - st.value_label_size - 3.0, y + half + 3.0);
+            let cands = vec![
+                (x, above, Align::Center, color_at(above)),
+                (x, below, Align::Center, color_at(below)),
+            ];
+            label_jobs.push((idx, text, cands));
+        }
+    }
+}
+
 fn value_label(v: f64, style: &Style, s: &Series) -> String {
     let decimals = if v.fract() == 0.0 {
         0
@@ -1177,41 +1224,29 @@ fn draw_once(
             for (r, x, y) in points {
                 let v = line.values[r].unwrap_or(0.0);
                 draw_marker(canvas, x, y, ms, &line.color.hex, 0);
-                let half = ms.max(3.0);
-                let idx = scene.marks.len();
-                scene.marks.push(Mark::new(
-                    MarkKind::LinePoint,
-                    line.name.clone(),
-                    Some(cats[r].clone()),
-                    v,
-                    line.color.clone(),
-                    BBox {
-                        x: x - half,
-                        y: y - half,
-                        w: 2.0 * half,
-                        h: 2.0 * half,
-                    },
-                ));
-                if st.data_labels {
-                    let text = value_label(v, st, line);
-                    // A label over this category's bar contrasts with the bar.
-                    let bar = scene
+                // A label over this category's bar contrasts with the bar.
+                let bar = st.data_labels.then(|| {
+                    scene
                         .marks
                         .iter()
-                        .find(|m| m.kind == MarkKind::Bar && m.category.as_ref() == Some(&cats[r]));
-                    let color_at = |ty: f32| match bar {
-                        Some(b) if ty + vls > b.bbox.y && ty < b.bbox.bottom() => {
-                            contrast_text(&b.color.hex).to_string()
-                        }
-                        _ => st.text_color.clone(),
-                    };
-                    let (above, below) = (y - half - vls - 3.0, y + half + 3.0);
-                    let cands = vec![
-                        (x, above, Align::Center, color_at(above)),
-                        (x, below, Align::Center, color_at(below)),
-                    ];
-                    label_jobs.push((idx, text, cands));
-                }
+                        .find(|m| m.kind == MarkKind::Bar && m.category.as_ref() == Some(&cats[r]))
+                        .map(|b| (b.bbox, b.color.hex.clone()))
+                });
+                let bar = bar.flatten();
+                let color_at = |ty: f32| match &bar {
+                    Some((b, hex)) if ty + vls > b.y && ty < b.bottom() => {
+                        contrast_text(hex).to_string()
+                    }
+                    _ => st.text_color.clone(),
+                };
+                let point = LinePoint {
+                    series: line,
+                    category: &cats[r],
+                    value: v,
+                    at: (x, y),
+                    half: ms.max(3.0),
+                };
+                point.record(&mut scene, &mut label_jobs, st, color_at);
             }
         }
         ChartKind::ErrorBar => {
@@ -1518,30 +1553,14 @@ fn draw_once(
                             if st.dashes { j } else { 0 },
                         );
                     }
-                    let half = ms.max(3.0);
-                    let idx = scene.marks.len();
-                    scene.marks.push(Mark::new(
-                        MarkKind::LinePoint,
-                        s.name.clone(),
-                        Some(cats[r].clone()),
-                        v,
-                        s.color.clone(),
-                        BBox {
-                            x: x - half,
-                            y: y - half,
-                            w: 2.0 * half,
-                            h: 2.0 * half,
-                        },
-                    ));
-                    if st.data_labels {
-                        let text = value_label(v, st, s);
-                        let c = &st.text_color;
-                        let cands = vec![
-                            (x, y - half - vls - 3.0, Align::Center, c.clone()),
-                            (x, y + half + 3.0, Align::Center, c.clone()),
-                        ];
-                        label_jobs.push((idx, text, cands));
-                    }
+                    let point = LinePoint {
+                        series: s,
+                        category: &cats[r],
+                        value: v,
+                        at: (x, y),
+                        half: ms.max(3.0),
+                    };
+                    point.record(&mut scene, &mut label_jobs, st, |_| st.text_color.clone());
                 }
             }
         }
