@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use chartstress::ir::{Answer, ChartKind, ChartRecord, Item};
+use chartstress::ir::{Answer, ChartKind, ChartRecord, FigureScene, Item};
 use serde_json::Value;
 
 use super::{bin, jsonl, run_ok};
@@ -114,4 +114,20 @@ pub fn assert_oracle_and_reader(item: &Item, record: &ChartRecord) {
         item.question,
         item.answer
     );
+}
+
+/// For a question that cites its panel ("In panel (b), …"), asserts that
+/// the letter is the one printed on the question's panel; whether it cites.
+pub fn check_cited_panel(figure: &FigureScene, item: &Item) -> bool {
+    let Some(rest) = item.question.strip_prefix("In panel ") else {
+        return false;
+    };
+    let letter = &rest[..rest.find(',').unwrap()];
+    assert_eq!(
+        figure.panel_of(letter),
+        Some(item.query.panel()),
+        "{}",
+        item.question
+    );
+    true
 }
