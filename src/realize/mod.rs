@@ -602,6 +602,15 @@ fn neighbour(spec: &ChartSpec, panel: usize, c1: &str, c2: &str) -> Option<&'sta
 
 type Rendered = (String, Vec<Turn>, Realization);
 
+/// Whether the panel's table holds more than one series (plotted or not), so
+/// that a series name may name one of several places or kinds rather than
+/// the measure.
+fn several_series(spec: &ChartSpec, panel: usize) -> bool {
+    spec.panels()
+        .get(panel)
+        .is_some_and(|p| p.series.len() > 1 || p.table.series.len() > 1)
+}
+
 /// Series and category names of every panel that read as words (three
 /// letters or more; "A" or "Q1" would match ordinary filler too often).
 fn entity_names(spec: &ChartSpec) -> Vec<String> {
@@ -687,7 +696,7 @@ fn render(
     if paraphrase {
         run.enrich(&mut slots, spec, base.panel())?;
     } else {
-        run.wrapped = slots::wrap_awkward_plainly(&mut slots);
+        run.wrapped = slots::wrap_awkward_plainly(&mut slots, several_series(spec, base.panel()));
     }
     let mut refs = std::collections::BTreeMap::new();
     if name == "visual" {
@@ -746,7 +755,7 @@ fn render(
             if paraphrase {
                 run.enrich(&mut changed, spec, base.panel())?;
             } else {
-                slots::wrap_awkward_plainly(&mut changed);
+                slots::wrap_awkward_plainly(&mut changed, several_series(spec, base.panel()));
             }
             if name == "visual" {
                 // The changed cell is always drawn, so naming it plainly when it
@@ -817,7 +826,10 @@ fn render(
                 if paraphrase {
                     run.enrich(&mut tslots, spec, turn.panel())?;
                 } else {
-                    run.wrapped = slots::wrap_awkward_plainly(&mut tslots);
+                    run.wrapped = slots::wrap_awkward_plainly(
+                        &mut tslots,
+                        several_series(spec, turn.panel()),
+                    );
                 }
                 if name == "visual"
                     && matches!(

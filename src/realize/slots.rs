@@ -428,15 +428,17 @@ pub fn ordinal(n: usize) -> String {
         .unwrap_or_else(|| format!("{n}th"))
 }
 
-/// The entity-name slots that hold series names.
 /// Canonical wording's one fixed wrapping of awkward series names ("the
 /// 2020 series", "the 18-24 group"); whether a series name (wrapped, or
-/// naming an entity such as "Kerluke and Sons") cannot stand as a measure
-/// after an adjective ("the highest {series}").
-pub fn wrap_awkward_plainly(slots: &mut Slots) -> bool {
-    let mut wrapped = SERIES_KEYS
-        .iter()
-        .any(|k| slots.get(*k).is_some_and(|n| names_an_entity(n)));
+/// naming an entity such as "Kerluke and Sons" or, among several series,
+/// "Brazil") cannot stand as a measure after an adjective ("the highest
+/// {series}"). `several_series`: the asked panel plots more than one series.
+pub fn wrap_awkward_plainly(slots: &mut Slots, several_series: bool) -> bool {
+    let mut wrapped = SERIES_KEYS.iter().any(|k| {
+        slots
+            .get(*k)
+            .is_some_and(|n| names_an_entity(n) || (several_series && reads_as_a_name(n)))
+    });
     for key in SERIES_KEYS {
         let Some(kind) = slots.get(key).and_then(|n| awkward_kind(n)) else {
             continue;
@@ -448,6 +450,20 @@ pub fn wrap_awkward_plainly(slots: &mut Slots) -> bool {
         wrapped = true;
     }
     wrapped
+}
+
+/// A name whose every word is capitalised (or a number) and that has no
+/// unit: "Brazil", "Coal", "S&P 500". Among several series such a name is one
+/// of a set of places, firms or kinds ("the highest Brazil" is not English),
+/// while "Bill depth" or "Hours studied" read as measures.
+pub fn reads_as_a_name(name: &str) -> bool {
+    !name.contains('(')
+        && name.split_whitespace().all(|w| {
+            w.chars()
+                .next()
+                .is_some_and(|c| c.is_uppercase() || c.is_ascii_digit())
+        })
+        && name.chars().any(char::is_alphabetic)
 }
 
 /// A name of two or more capitalised words and no unit ("Kerluke and Sons",
@@ -597,6 +613,16 @@ mod decapitalize_tests {
 #[cfg(test)]
 mod entity_tests {
     use super::names_an_entity;
+
+    #[test]
+    fn one_word_names_are_told_from_measure_phrases() {
+        for name in ["Brazil", "Coal", "S&P 500", "N.Amer", "United States"] {
+            assert!(super::reads_as_a_name(name), "{name}");
+        }
+        for name in ["Bill depth", "Hours studied", "GDP (US$)", "2020", "share"] {
+            assert!(!super::reads_as_a_name(name), "{name}");
+        }
+    }
 
     #[test]
     fn entity_names_are_told_from_measures() {

@@ -669,6 +669,64 @@ fn awkward_series_names_are_wrapped() {
     assert!(pairs >= 2, "{pairs}");
 }
 
+/// "Which year has the highest Brazil?" is not English: among several series a
+/// one-word capitalised name is a place or kind, so canonical wording says
+/// "the highest value for Brazil", even on a chart that plots one of them. A
+/// table's only series is the measure itself: "the highest Population".
+#[test]
+fn place_named_series_are_not_read_as_measures() {
+    let dir = std::env::temp_dir().join("chartstress-realize-place-series");
+    std::fs::create_dir_all(&dir).unwrap();
+    let several = dir.join("places.csv");
+    std::fs::write(
+        &several,
+        "Year,Brazil,China\n2016,3.1,6.8\n2017,1.3,6.9\n2018,1.8,6.7\n2019,1.2,6.0\n2020,-3.3,2.2\n",
+    )
+    .unwrap();
+    let single = dir.join("measure.csv");
+    std::fs::write(
+        &single,
+        "Country,Population\nPeru,34\nChile,19\nBolivia,12\nEcuador,18\nUruguay,3\n",
+    )
+    .unwrap();
+    let charts = charts(&[several, single], 2, 60);
+    let _ = std::fs::remove_dir_all(&dir);
+    let (mut places, mut measures) = (0, 0);
+    for chart in &charts {
+        let lone = chart.spec.panels()[0].table.series.len() == 1;
+        for q in &chart.questions {
+            let Some(r) = realize(q, "canonical", &chart.spec, &chart.scene, 0) else {
+                continue;
+            };
+            for adjective in ["highest", "lowest"] {
+                for name in ["Brazil", "China", "Population"] {
+                    if r.text.contains(&format!("{adjective} value for {name}")) {
+                        assert!(!lone, "{}", r.text);
+                        places += 1;
+                    }
+                    if r.text.contains(&format!("{adjective} {name}")) {
+                        assert!(lone, "a place read as a measure: {}", r.text);
+                        measures += 1;
+                    }
+                }
+            }
+            for name in ["Brazil", "China"] {
+                assert!(
+                    !r.text.contains(&format!("have {name} above")),
+                    "{}",
+                    r.text
+                );
+                assert!(
+                    !r.text.contains(&format!("have {name} below")),
+                    "{}",
+                    r.text
+                );
+            }
+        }
+    }
+    assert!(places > 0 && measures > 0, "{places} {measures}");
+}
+
 #[test]
 fn no_single_typo_dominates_noisy_wordings() {
     let charts = charts(&fixture_tables()[..10], 1, 30);
