@@ -19,6 +19,24 @@ const DOMAIN_SHARE: f64 = 0.75;
 /// Rules nest a few levels at most; deeper means a cycle in the data.
 const MAX_DEPTH: usize = 8;
 
+/// Rules that each say who asks or why. One of them per item: a second one
+/// expands to nothing, so a question never carries two unrelated contexts
+/// ("Doing an op-ed ahead of the vote. … (Prepping a credit committee paper.)").
+const ONE_CONTEXT_PER_ITEM: [&str; 5] = [
+    "brief_lead",
+    "brief_tail",
+    "context_lead",
+    "formal_context",
+    "formal_context_tail",
+];
+
+/// Whether a recorded pick ("brief_lead3", "economy.role12") is one of a
+/// context rule.
+fn picked_context(pick: &str) -> bool {
+    let name = pick.rsplit('.').next().unwrap_or(pick);
+    ONE_CONTEXT_PER_ITEM.contains(&name.trim_end_matches(|c: char| c.is_ascii_digit()))
+}
+
 /// Where alternatives come from and which words they must not contain.
 pub struct Source<'a> {
     /// Banks to look rules up in, first match wins (then `common.toml`).
@@ -74,7 +92,9 @@ fn expand_at(
         let after = &rest[start + 2..];
         let end = after.find('}')?;
         let name = &after[..end];
-        if source.mute.contains(&name) {
+        let second_context =
+            ONE_CONTEXT_PER_ITEM.contains(&name) && picks.iter().any(|p| picked_context(p));
+        if source.mute.contains(&name) || second_context {
             rest = &after[end + 1..];
             continue;
         }
@@ -188,6 +208,34 @@ mod tests {
         }
         assert!(names_word("a YouTube explainer", "YouTube"));
         assert!(!names_word("YouTubers", "YouTube"));
+    }
+
+    /// Who asks and why is said once: a lead that gave a context leaves the
+    /// closing context out, also when the closer comes in a later expansion
+    /// of the same item (a multiple-choice frame around its question).
+    #[test]
+    fn an_item_carries_one_context() {
+        let source = Source {
+            banks: &["lexical"],
+            avoid: &[],
+            domain: None,
+            mute: &[],
+        };
+        let mut alone_with_context = 0;
+        for seed in 0..200 {
+            let mut rng = crate::seed::rng(seed, &["context"]);
+            let mut picks = Vec::new();
+            let lead = expand("{@brief_lead}|", &source, &mut rng, &mut picks).unwrap();
+            assert!(lead.len() > 2, "no context in {lead:?}");
+            let tail = expand("|{@brief_tail}", &source, &mut rng, &mut picks).unwrap();
+            assert_eq!(tail, "|", "a second context after {lead:?}");
+            // Without a context before it, the closer says who asks or why.
+            let alone = expand("|{@brief_tail}", &source, &mut rng, &mut Vec::new()).unwrap();
+            if alone.len() > 4 {
+                alone_with_context += 1;
+            }
+        }
+        assert!(alone_with_context > 150, "{alone_with_context}");
     }
 
     #[test]
