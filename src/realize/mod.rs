@@ -769,6 +769,13 @@ fn render(
                     changed.insert("category".into(), r.clone());
                 }
             }
+            // "If Revenue in 2019 rose 10%, what would the new value be?":
+            // naming the changed cell twice reads like a form.
+            let asks_changed_cell = paraphrase
+                && key == "value_at"
+                && change.category.is_some()
+                && changed.get("series") == slots.get("series")
+                && changed.get("category") == slots.get("category");
             extra_protected.extend(changed.values().cloned());
             s.extend(changed);
             let target_frames = if change.category.is_some() {
@@ -793,9 +800,14 @@ fn render(
             let change_text = fill(&run.pick_owned("change", dir)?, &s)?;
             // "What would {np} be?" buries a noun phrase holding a clause;
             // another draw usually has none.
-            let mut np = run.np(&key, &slots)?;
+            let mut np = if asks_changed_cell {
+                run.np_clausal = false;
+                run.pick("np", &["{@changed_value}"])?
+            } else {
+                run.np(&key, &slots)?
+            };
             for _ in 1..MAX_FRAME_TRIES {
-                if !(run.np_clausal || has_clause(&np)) {
+                if asks_changed_cell || !(run.np_clausal || has_clause(&np)) {
                     break;
                 }
                 np = run.np(&key, &slots)?;

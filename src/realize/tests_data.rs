@@ -727,6 +727,47 @@ fn place_named_series_are_not_read_as_measures() {
     assert!(places > 0 && measures > 0, "{places} {measures}");
 }
 
+/// A what-if that asks for the very cell it changes names that cell once and
+/// then refers back to it ("what would the new value be?").
+#[test]
+fn a_what_if_names_its_changed_cell_once() {
+    let charts = charts(&fixture_tables(), 1, 60);
+    let mut seen = 0;
+    for chart in &charts {
+        for q in &chart.questions {
+            let Query::Hypothetical { base, change } = &q.query else {
+                continue;
+            };
+            let Some((key, slots)) = base_slots(base, &chart.spec) else {
+                continue;
+            };
+            let (Some(series), Some(category)) = (slots.get("series"), slots.get("category"))
+            else {
+                continue;
+            };
+            if key != "value_at" || series != &change.series || change.category.is_none() {
+                continue;
+            }
+            for (name, seed) in ["lexical", "syntactic", "register"]
+                .iter()
+                .flat_map(|n| (0..3u64).map(move |s| (*n, s)))
+            {
+                let Some(r) = realize(q, name, &chart.spec, &chart.scene, seed) else {
+                    continue;
+                };
+                seen += 1;
+                assert_eq!(
+                    r.text.matches(category.as_str()).count(),
+                    1,
+                    "{name}: {}",
+                    r.text
+                );
+            }
+        }
+    }
+    assert!(seen >= 9, "{seen}");
+}
+
 #[test]
 fn no_single_typo_dominates_noisy_wordings() {
     let charts = charts(&fixture_tables()[..10], 1, 30);
