@@ -88,6 +88,10 @@ struct Run<'a> {
     wrapped: bool,
     /// Whether the last noun phrase drawn holds a clause of its own.
     np_clausal: bool,
+    /// Whether the last noun phrase's template sets off a phrase with a
+    /// comma ("the rank of X in Y, counting from the highest"), which a
+    /// claim's "is 3" would run into.
+    np_parenthetical: bool,
     /// The wrapping template chosen for each kind of awkward series name.
     wrappings: Vec<(&'static str, String)>,
 }
@@ -195,6 +199,7 @@ impl Run<'_> {
         };
         let t = self.pick("np", &pool)?;
         self.np_clausal = clausal(&t);
+        self.np_parenthetical = t.contains(',');
         fill(&t, slots)
     }
 
@@ -302,7 +307,15 @@ impl Run<'_> {
             let yes = stated.eq_ignore_ascii_case("yes");
             return Some(format!("{}.", capitalize(&self.clause(key, yes, slots)?)));
         }
-        let np = self.np(key, slots)?;
+        let mark = self.id.len();
+        let mut np = self.np(key, slots)?;
+        for _ in 1..MAX_FRAME_TRIES {
+            if !self.np_parenthetical {
+                break;
+            }
+            self.id.truncate(mark);
+            np = self.np(key, slots)?;
+        }
         // "equals" / "comes to" suit numbers; names and labels take the first ("is") frame.
         // A year that names a category ("the year with the largest gap is
         // 2019") is a name too: it "is", it does not "equal".
@@ -683,6 +696,7 @@ fn render(
         mute: &[],
         wrapped: false,
         np_clausal: false,
+        np_parenthetical: false,
         wrappings: Vec::new(),
     };
     if name == "distractor" {
@@ -802,12 +816,14 @@ fn render(
             // another draw usually has none.
             let mut np = if asks_changed_cell {
                 run.np_clausal = false;
+                run.np_parenthetical = false;
                 run.pick("np", &["{@changed_value}"])?
             } else {
                 run.np(&key, &slots)?
             };
             for _ in 1..MAX_FRAME_TRIES {
-                if asks_changed_cell || !(run.np_clausal || has_clause(&np)) {
+                if asks_changed_cell || !(run.np_clausal || run.np_parenthetical || has_clause(&np))
+                {
                     break;
                 }
                 np = run.np(&key, &slots)?;

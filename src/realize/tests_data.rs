@@ -768,6 +768,58 @@ fn a_what_if_names_its_changed_cell_once() {
     assert!(seen >= 9, "{seen}");
 }
 
+/// A claim never runs its number into a phrase set off by a comma ("the rank
+/// of X in Y, counting from the highest is 3").
+#[test]
+fn claims_do_not_run_into_a_parenthetical() {
+    // The phrases that rank noun phrases set off: ", counting from the highest".
+    let asides: BTreeSet<String> = banks()
+        .values()
+        .filter_map(|b| b.np.get("rank"))
+        .flat_map(|t| t.all())
+        .filter_map(|t| {
+            t.rsplit_once(',')
+                .map(|(_, aside)| aside.trim().to_string())
+        })
+        .filter(|aside| !aside.contains('{'))
+        .collect();
+    assert!(!asides.is_empty());
+    let charts = charts(&fixture_tables(), 1, 80);
+    let mut seen = 0;
+    for chart in &charts {
+        for q in &chart.questions {
+            let Query::FactCheck { claim, .. } = &q.query else {
+                continue;
+            };
+            if q.family != "rank" {
+                continue;
+            }
+            for (name, seed) in [
+                "canonical",
+                "lexical",
+                "syntactic",
+                "register",
+                "distractor",
+            ]
+            .iter()
+            .flat_map(|n| (0..3u64).map(move |s| (*n, s)))
+            {
+                let Some(r) = realize(q, name, &chart.spec, &chart.scene, seed) else {
+                    continue;
+                };
+                seen += 1;
+                for aside in &asides {
+                    for verb in ["is", "equals", "comes to", "stands at"] {
+                        let run_on = format!("{aside} {verb} {claim}");
+                        assert!(!r.text.contains(&run_on), "{name}: {}", r.text);
+                    }
+                }
+            }
+        }
+    }
+    assert!(seen >= 5, "{seen}");
+}
+
 #[test]
 fn no_single_typo_dominates_noisy_wordings() {
     let charts = charts(&fixture_tables()[..10], 1, 30);
