@@ -785,11 +785,19 @@ fn render(
             }
             // "If Revenue in 2019 rose 10%, what would the new value be?":
             // naming the changed cell twice reads like a form.
+            let same_series = changed.get("series") == slots.get("series");
             let asks_changed_cell = paraphrase
                 && key == "value_at"
                 && change.category.is_some()
-                && changed.get("series") == slots.get("series")
+                && same_series
                 && changed.get("category") == slots.get("category");
+            // "If every value of Coal rose 10%, what would its total be?",
+            // when the whole series changes and the question covers all of it.
+            let asks_changed_series = paraphrase
+                && key != "value_at"
+                && change.category.is_none()
+                && same_series
+                && slots.get("scope").is_none_or(|s| s.is_empty());
             extra_protected.extend(changed.values().cloned());
             s.extend(changed);
             let target_frames = if change.category.is_some() {
@@ -814,21 +822,32 @@ fn render(
             let change_text = fill(&run.pick_owned("change", dir)?, &s)?;
             // "What would {np} be?" buries a noun phrase holding a clause;
             // another draw usually has none.
-            let mut np = if asks_changed_cell {
-                run.np_clausal = false;
-                run.np_parenthetical = false;
-                run.pick("np", &["{@changed_value}"])?
-            } else {
-                run.np(&key, &slots)?
+            let frame = run.pick_owned("hypo", &run.frames.hypo)?;
+            // A pronoun follows what it refers to; before the change the
+            // question says "the new total".
+            let change_first = match (frame.find("{change}"), frame.find("{np}")) {
+                (Some(c), Some(n)) => c < n,
+                _ => false,
+            };
+            let anaphor_rule = format!("{}_{key}", if change_first { "its" } else { "new" });
+            let anaphor = ((asks_changed_cell || asks_changed_series)
+                && bank::rule(&[run.name, run.frames_from], &anaphor_rule).is_some())
+            .then(|| format!("{{@{anaphor_rule}}}"));
+            let mut np = match &anaphor {
+                Some(rule) => {
+                    run.np_clausal = false;
+                    run.np_parenthetical = false;
+                    fill(&run.pick("np", &[rule.as_str()])?, &slots)?
+                }
+                None => run.np(&key, &slots)?,
             };
             for _ in 1..MAX_FRAME_TRIES {
-                if asks_changed_cell || !(run.np_clausal || run.np_parenthetical || has_clause(&np))
+                if anaphor.is_some() || !(run.np_clausal || run.np_parenthetical || has_clause(&np))
                 {
                     break;
                 }
                 np = run.np(&key, &slots)?;
             }
-            let frame = run.pick_owned("hypo", &run.frames.hypo)?;
             let mut s2 = slots.clone();
             s2.insert("change".into(), change_text);
             let mut t = capitalize(&with_np(&frame, &np, &s2)?);
