@@ -587,12 +587,61 @@ pub fn topic(spec: &ChartSpec, panel: usize) -> Option<String> {
 }
 
 /// "2022", "2005–2016", "2019/20": a date line, not part of a topic.
+/// A year, a period or a span of them: "2022", "2005–2016", "December 2020
+/// to February 2022", "Q1 2019 - Q4 2021".
 fn is_period(text: &str) -> bool {
+    const MONTHS: [&str; 12] = [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ];
+    let dated = |word: &str| {
+        let w = word.to_lowercase();
+        w.chars().all(|c| c.is_ascii_digit())
+            || matches!(w.as_str(), "to" | "and" | "from" | "until")
+            || (w.len() >= 3
+                && MONTHS
+                    .iter()
+                    .any(|m| m.starts_with(w.trim_end_matches('.'))))
+            || (w.len() == 2
+                && w.starts_with(['q', 'h'])
+                && w[1..].chars().all(|c| c.is_ascii_digit()))
+    };
     let t = text.trim();
-    !t.is_empty()
-        && t.chars().any(|c| c.is_ascii_digit())
-        && t.chars()
-            .all(|c| c.is_ascii_digit() || matches!(c, '-' | '–' | '/' | ' '))
+    t.chars().any(|c| c.is_ascii_digit())
+        && t.split([' ', '-', '–', '/'])
+            .filter(|w| !w.is_empty())
+            .all(dated)
+}
+
+#[cfg(test)]
+mod period_tests {
+    use super::is_period;
+
+    #[test]
+    fn datelines_and_spans_are_periods() {
+        for t in [
+            "2022",
+            " 2005–2016",
+            "December 2020 to February 2022",
+            "Jan–Dec 2021",
+            "Q1 2019 - Q4 2021",
+        ] {
+            assert!(is_period(t), "{t}");
+        }
+        for t in ["by country", "2022 forecast", "May", "Mayotte 2020", ""] {
+            assert!(!is_period(t), "{t}");
+        }
+    }
 }
 
 #[cfg(test)]
