@@ -586,32 +586,15 @@ pub fn topic(spec: &ChartSpec, panel: usize) -> Option<String> {
     })
 }
 
-/// "2022", "2005–2016", "2019/20": a date line, not part of a topic.
-/// A year, a period or a span of them: "2022", "2005–2016", "December 2020
-/// to February 2022", "Q1 2019 - Q4 2021".
+/// A date line, not part of a topic: a year, a period or a span of them
+/// ("2022", "2005–2016", "2019/20", "December 2020 to February 2022",
+/// "Q1 2019 - Q4 2021").
 fn is_period(text: &str) -> bool {
-    const MONTHS: [&str; 12] = [
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    ];
     let dated = |word: &str| {
         let w = word.to_lowercase();
         w.chars().all(|c| c.is_ascii_digit())
             || matches!(w.as_str(), "to" | "and" | "from" | "until")
-            || (w.len() >= 3
-                && MONTHS
-                    .iter()
-                    .any(|m| m.starts_with(w.trim_end_matches('.'))))
+            || crate::table::infer::month_number(w.trim_end_matches('.')).is_some()
             || (w.len() == 2
                 && w.starts_with(['q', 'h'])
                 && w[1..].chars().all(|c| c.is_ascii_digit()))

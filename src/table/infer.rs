@@ -218,7 +218,8 @@ const MONTHS: [&str; 12] = [
     "december",
 ];
 
-fn month_number(word: &str) -> Option<u32> {
+/// The month a name or its three-letter (or "Sept") abbreviation names, 1–12.
+pub(crate) fn month_number(word: &str) -> Option<u32> {
     let w = word.to_lowercase();
     MONTHS
         .iter()
