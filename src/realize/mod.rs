@@ -820,8 +820,6 @@ fn render(
                 &run.frames.down
             };
             let change_text = fill(&run.pick_owned("change", dir)?, &s)?;
-            // "What would {np} be?" buries a noun phrase holding a clause;
-            // another draw usually has none.
             let frame = run.pick_owned("hypo", &run.frames.hypo)?;
             // A pronoun follows what it refers to; before the change the
             // question says "the new total".
@@ -841,12 +839,16 @@ fn render(
                 }
                 None => run.np(&key, &slots)?,
             };
-            for _ in 1..MAX_FRAME_TRIES {
-                if anaphor.is_some() || !(run.np_clausal || run.np_parenthetical || has_clause(&np))
-                {
-                    break;
+            // "What would {np} be?" buries a noun phrase holding a clause and
+            // runs into one that ends in a comma aside; another draw usually
+            // has neither.
+            if anaphor.is_none() {
+                for _ in 1..MAX_FRAME_TRIES {
+                    if !(run.np_clausal || run.np_parenthetical || has_clause(&np)) {
+                        break;
+                    }
+                    np = run.np(&key, &slots)?;
                 }
-                np = run.np(&key, &slots)?;
             }
             let mut s2 = slots.clone();
             s2.insert("change".into(), change_text);
