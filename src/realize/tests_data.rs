@@ -571,19 +571,33 @@ fn multiple_choice_wordings_put_no_closer_before_the_options() {
     );
 }
 
+/// Charts (two kinds each, 60 questions) of tables written from text into a
+/// fixed folder: a table's id, and so every seed, follows its path.
+fn charts_of_csv(folder: &str, tables: &[(&str, &str)]) -> Vec<Chart> {
+    let dir = std::env::temp_dir().join(folder);
+    std::fs::create_dir_all(&dir).unwrap();
+    let paths: Vec<PathBuf> = tables
+        .iter()
+        .map(|(name, csv)| {
+            let path = dir.join(name);
+            std::fs::write(&path, csv).unwrap();
+            path
+        })
+        .collect();
+    let out = charts(&paths, 2, 60);
+    let _ = std::fs::remove_dir_all(&dir);
+    out
+}
+
 #[test]
 fn awkward_series_names_are_wrapped() {
-    // A fixed folder: the table's id (and so every seed) follows its path.
-    let dir = std::env::temp_dir().join("chartstress-realize-awkward");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("awkward.csv");
-    std::fs::write(
-        &path,
-        "Region,2022,2023,18-24,SKU-114\nNorth,12,14,30,7\nSouth,15,11,22,9\nEast,9,10,41,12\nWest,20,23,18,5\n",
-    )
-    .unwrap();
-    let charts = charts(std::slice::from_ref(&path), 2, 60);
-    let _ = std::fs::remove_dir_all(&dir);
+    let charts = charts_of_csv(
+        "chartstress-realize-awkward",
+        &[(
+            "awkward.csv",
+            "Region,2022,2023,18-24,SKU-114\nNorth,12,14,30,7\nSouth,15,11,22,9\nEast,9,10,41,12\nWest,20,23,18,5\n",
+        )],
+    );
     assert!(!charts.is_empty());
     let wrappers = ["the", "for", "labelled", "dated", "coded", "named"];
     // Search-style text keeps the head noun and drops the article.
@@ -675,22 +689,19 @@ fn awkward_series_names_are_wrapped() {
 /// table's only series is the measure itself: "the highest Population".
 #[test]
 fn place_named_series_are_not_read_as_measures() {
-    let dir = std::env::temp_dir().join("chartstress-realize-place-series");
-    std::fs::create_dir_all(&dir).unwrap();
-    let several = dir.join("places.csv");
-    std::fs::write(
-        &several,
-        "Year,Brazil,China\n2016,3.1,6.8\n2017,1.3,6.9\n2018,1.8,6.7\n2019,1.2,6.0\n2020,-3.3,2.2\n",
-    )
-    .unwrap();
-    let single = dir.join("measure.csv");
-    std::fs::write(
-        &single,
-        "Country,Population\nPeru,34\nChile,19\nBolivia,12\nEcuador,18\nUruguay,3\n",
-    )
-    .unwrap();
-    let charts = charts(&[several, single], 2, 60);
-    let _ = std::fs::remove_dir_all(&dir);
+    let charts = charts_of_csv(
+        "chartstress-realize-place-series",
+        &[
+            (
+                "places.csv",
+                "Year,Brazil,China\n2016,3.1,6.8\n2017,1.3,6.9\n2018,1.8,6.7\n2019,1.2,6.0\n2020,-3.3,2.2\n",
+            ),
+            (
+                "measure.csv",
+                "Country,Population\nPeru,34\nChile,19\nBolivia,12\nEcuador,18\nUruguay,3\n",
+            ),
+        ],
+    );
     let (mut places, mut measures) = (0, 0);
     for chart in &charts {
         let lone = chart.spec.panels()[0].table.series.len() == 1;
