@@ -57,6 +57,7 @@ fn request(k: usize, png: &Arc<Vec<u8>>) -> Request {
         realization: Realization::default(),
         perturbations: vec![],
         visual_distance: None,
+        reading_change: None,
     };
     Request {
         item_id: item.id.clone(),

@@ -104,6 +104,7 @@ fn item(
             Vec::new()
         },
         visual_distance: None,
+        reading_change: None,
     }
 }
 

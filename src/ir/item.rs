@@ -107,8 +107,12 @@ pub struct Turn {
 
 /// What a change does to the task, measured on the charts: a stress change
 /// keeps the fact and makes it no easier to read; an easing change prints
-/// values the original made the reader estimate; a shift asks for another
-/// fact (another table's, or one the changed chart or question no longer holds).
+/// values the original made the reader estimate (or reads them more
+/// precisely); a format change asks the same fact in another answer form
+/// (free form ↔ choices, a claim to judge, a what-if, a conversation turn),
+/// whose chance floor differs, so it is reported apart from the wording
+/// gap; a shift asks for another fact (another table's, or one the changed
+/// chart or question no longer holds).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
 )]
@@ -117,16 +121,23 @@ pub enum Change {
     #[default]
     Stress,
     Easing,
+    Format,
     Shifted,
 }
 
 impl Change {
-    pub const ALL: [Change; 3] = [Change::Stress, Change::Easing, Change::Shifted];
+    pub const ALL: [Change; 4] = [
+        Change::Stress,
+        Change::Easing,
+        Change::Format,
+        Change::Shifted,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Change::Stress => "stress",
             Change::Easing => "easing",
+            Change::Format => "format",
             Change::Shifted => "shifted",
         }
     }
@@ -202,11 +213,21 @@ pub struct Item {
     /// (`visual::distance`, 1 − MSSIM); absent when the image is the original's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub visual_distance: Option<f64>,
+    /// How the asked reading changed from the original item's, as the
+    /// reader sees both images (`reader::precision`): the mean width of the
+    /// intervals the reader estimates the asked marks within, here over
+    /// there, a printed value counting 0 (above 1: read less precisely;
+    /// below: more; 0: every value newly printed; 10: printed values now
+    /// estimated). 1 when no mark is read (text questions); absent on
+    /// originals and imported questions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reading_change: Option<f64>,
 }
 
 impl Item {
     /// The item's change class: shifted if any perturbation asks about other
-    /// data, else easing if any eases the reading, else stress.
+    /// data, else format if one changes the answer form, else easing if any
+    /// eases the reading, else stress.
     pub fn change(&self) -> Change {
         self.perturbations
             .iter()

@@ -26,7 +26,7 @@ pub use scene::{
 pub use spec::{
     Align, Annotation, AnnotationMark, ChartKind, ChartSpec, Colormap, DashboardPanel, DateStyle,
     Furniture, GridLines, KpiTile, Layout, LegendOrder, LegendPlacement, NamedColor, NumberStyle,
-    PanelSpec, Style, TitlePlacement,
+    PanelSpec, PinnedAxes, Style, TitlePlacement,
 };
 pub use suite::{ChartRecord, SuiteManifest};
 pub use table::{Cell, Column, ColumnType, NumberFormat, Table, TableMeta};

@@ -413,6 +413,21 @@ impl Query {
         }
     }
 
+    /// The fact asked, apart from the form it is asked in: the query inside
+    /// a multiple-choice frame, a claim to judge or a conversation's last
+    /// turn. Unlike [`Query::base`] it keeps a what-if, which asks another
+    /// fact than its base.
+    pub fn asked(&self) -> &Query {
+        match self {
+            Query::MultipleChoice { base, .. } | Query::FactCheck { base, .. } => base.asked(),
+            Query::Conversation { turns } => match turns.last() {
+                Some(last) => last.asked(),
+                None => self,
+            },
+            other => other,
+        }
+    }
+
     /// Panel the query is about (0 for figure-level queries).
     pub fn panel(&self) -> PanelIndex {
         match self.base() {

@@ -564,6 +564,26 @@ pub struct PanelSpec {
     /// older specs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub samples: Option<Table>,
+    /// The value axes exactly as another drawing of this panel printed
+    /// them: a change that is not about axes, layout or kind (a theme, a
+    /// legend, labels, clutter) keeps its original's frame instead of
+    /// re-ranging it for its own headroom. None draws the panel's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pinned: Option<PinnedAxes>,
+}
+
+/// Printed value-axis ticks (value and label, lowest first) to draw again.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct PinnedAxes {
+    /// The value axis (y, or x for horizontal bars).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub value: Vec<(f64, String)>,
+    /// A scatter or bubble chart's numeric x axis.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub x: Vec<(f64, String)>,
+    /// A dual-axis chart's right axis.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub right: Vec<(f64, String)>,
 }
 
 impl PanelSpec {

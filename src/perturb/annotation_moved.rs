@@ -32,9 +32,9 @@ impl Perturbation for AnnotationMoved {
             ladder: [
                 "annotation label at its alternative place",
                 "annotation label at its alternative place; grid lines removed",
-                "annotation label at its alternative place; no grid, at most 4 value ticks",
-                "annotation label at its alternative place; no grid, at most 4 ticks, no tick marks",
-                "annotation label at its alternative place; no grid, 3 ticks, no tick marks",
+                "annotation label at its alternative place; no grid, no tick marks",
+                "annotation label at its alternative place; no grid, no tick marks, open frame",
+                "annotation label at its alternative place; no grid, no tick marks, open frame, thin axes",
             ],
         }
     }

@@ -19,9 +19,9 @@ impl Perturbation for AnnotationRemoved {
             ladder: [
                 "annotation not drawn",
                 "annotation not drawn; grid lines removed",
-                "annotation not drawn; no grid, at most 4 value ticks",
-                "annotation not drawn; no grid, at most 4 ticks, no tick marks",
-                "annotation not drawn; no grid, 3 ticks, no tick marks",
+                "annotation not drawn; no grid, no tick marks",
+                "annotation not drawn; no grid, no tick marks, open frame",
+                "annotation not drawn; no grid, no tick marks, open frame, thin axes",
             ],
         }
     }

@@ -3,7 +3,7 @@
 //! areas are left alone: their length or area encodes the value, so a cut
 //! axis would misstate it.
 
-use super::util::{drawn, ramp};
+use super::util::{drawn, ramp_axis};
 use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
 use crate::ir::{ChartKind, ChartSpec, PanelSpec, Scene};
 use crate::spec::format::nice_ticks;
@@ -107,7 +107,7 @@ impl Perturbation for Baseline {
         _ctx: &ChartContext<'_>,
     ) -> Option<Applied<ChartSpec>> {
         let level = super::level("baseline", severity).ok()?;
-        let mut out = super::restyle(spec, |s| ramp(s, level));
+        let mut out = super::restyle(spec, |s| ramp_axis(s, level));
         let mut starts = Vec::new();
         for panel in out.panels_mut() {
             let Some(values) = axis_values(panel) else {

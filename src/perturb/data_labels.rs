@@ -17,9 +17,9 @@ impl Perturbation for DataLabels {
             ladder: [
                 "value labels toggled (removed if shown, else added)",
                 "value labels toggled; grid lines removed",
-                "value labels toggled; grid lines removed, at most 4 value ticks",
-                "value labels toggled; no grid, at most 4 ticks, no tick marks",
-                "value labels toggled; no grid, 3 ticks, no tick marks",
+                "value labels toggled; no grid, no tick marks",
+                "value labels toggled; no grid, no tick marks, open frame",
+                "value labels toggled; no grid, no tick marks, open frame, thin axes",
             ],
         }
     }

@@ -48,9 +48,9 @@ impl Perturbation for FurnitureRemoved {
             ladder: [
                 "subtitle, note or source line not drawn",
                 "one piece of furniture not drawn; grid lines removed",
-                "one piece not drawn; no grid, at most 4 value ticks",
-                "one piece not drawn; no grid, at most 4 ticks, no tick marks",
-                "one piece not drawn; no grid, 3 ticks, no tick marks",
+                "one piece not drawn; no grid, no tick marks",
+                "one piece not drawn; no grid, no tick marks, open frame",
+                "one piece not drawn; no grid, no tick marks, open frame, thin axes",
             ],
         }
     }
@@ -101,9 +101,9 @@ impl Perturbation for FurnitureMoved {
             ladder: [
                 "note and source line printed at the top right",
                 "note and source at the top right; grid lines removed",
-                "moved; no grid, at most 4 value ticks",
-                "moved; no grid, at most 4 ticks, no tick marks",
-                "moved; no grid, 3 ticks, no tick marks",
+                "moved; no grid, no tick marks",
+                "moved; no grid, no tick marks, open frame",
+                "moved; no grid, no tick marks, open frame, thin axes",
             ],
         }
     }
@@ -151,9 +151,9 @@ impl Perturbation for SubtitleAdded {
             ladder: [
                 "a subtitle (the unit or the period covered) under the title",
                 "subtitle added; grid lines removed",
-                "subtitle added; no grid, at most 4 value ticks",
-                "subtitle added; no grid, at most 4 ticks, no tick marks",
-                "subtitle added; no grid, 3 ticks, no tick marks",
+                "subtitle added; no grid, no tick marks",
+                "subtitle added; no grid, no tick marks, open frame",
+                "subtitle added; no grid, no tick marks, open frame, thin axes",
             ],
         }
     }

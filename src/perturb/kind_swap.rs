@@ -2,7 +2,7 @@
 //! x, grouped ↔ stacked, bar → pie only for shares of a whole. What the kind
 //! shows changes (descriptive answers), so the answer is recomputed.
 
-use super::util::ramp;
+use super::util::ramp_axis;
 use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
 use crate::ir::{ChartKind, ChartSpec, ColumnType, PanelSpec};
 
@@ -23,7 +23,7 @@ pub(super) fn swapped(
         3 => 2,
         _ => 4,
     };
-    let mut out = super::restyle(spec, |s| ramp(s, ramp_level));
+    let mut out = super::restyle(spec, |s| ramp_axis(s, ramp_level));
     let target = out.panels_mut().into_iter().next()?;
     let options = candidates(target);
     let last = options.len().checked_sub(1)?;
@@ -137,10 +137,8 @@ pub fn candidates(panel: &PanelSpec) -> Vec<ChartKind> {
         }
         // The panel's table holds the shares: side-by-side or stacked bars
         // draw the same shares.
-        ChartKind::PercentStackedBar => {
-            out.push(ChartKind::GroupedBar);
-            out.push(ChartKind::StackedBar);
-        }
+        // Stacked, they would draw the same share stacks on a taller axis.
+        ChartKind::PercentStackedBar => out.push(ChartKind::GroupedBar),
         // The panel's table holds the steps and their running total: bars
         // side by side (or lines over ordered steps) draw both, so every
         // answer stays on the chart.
@@ -169,12 +167,9 @@ pub fn candidates(panel: &PanelSpec) -> Vec<ChartKind> {
         }
         ChartKind::Violin => out.push(ChartKind::BoxPlot),
         ChartKind::BoxPlot | ChartKind::Histogram => {}
-        // Among the newer kinds: one signed series as plain bars, two
-        // series per category as the other two-value kind or grouped bars.
-        ChartKind::DivergingBar => {
-            out.push(ChartKind::Bar);
-            out.push(ChartKind::HorizontalBar);
-        }
+        // One signed series: plain bars would draw the same bars.
+        ChartKind::DivergingBar => {}
+        // Two series per category: the other two-value kind or grouped bars.
         ChartKind::Dumbbell | ChartKind::Slope => {
             let other = if panel.kind == ChartKind::Dumbbell {
                 ChartKind::Slope
@@ -198,7 +193,25 @@ pub fn candidates(panel: &PanelSpec) -> Vec<ChartKind> {
             }
         }
     }
+    // One series drawn as another kind of bar is the same picture (grouped
+    // and stacked bars of one series coincide) or an orientation change
+    // under another name.
+    if panel.series.len() <= 1 && is_bar(panel.kind) {
+        out.retain(|k| !is_bar(*k));
+    }
     out
+}
+
+pub(super) fn is_bar(kind: ChartKind) -> bool {
+    matches!(
+        kind,
+        ChartKind::Bar
+            | ChartKind::HorizontalBar
+            | ChartKind::GroupedBar
+            | ChartKind::StackedBar
+            | ChartKind::PercentStackedBar
+            | ChartKind::DivergingBar
+    )
 }
 
 impl Perturbation for KindSwap {
@@ -226,6 +239,9 @@ impl Perturbation for KindSwap {
             ChartKind::DualAxis => {
                 Some("any other kind puts both series on one axis, where the smaller lies flat")
             }
+            ChartKind::DivergingBar => Some(
+                "one signed series: as plain or horizontal bars it draws the same bars (an orientation change at most)",
+            ),
             _ => None,
         }
     }
@@ -252,6 +268,13 @@ impl Perturbation for KindSwap {
         } else if from == ChartKind::Heatmap {
             let index = target.x_label.take().or_else(|| target.y_label.take());
             target.x_label = index;
+            target.y_label = crate::spec::panel(&target.table, to, &target.style)
+                .ok()
+                .and_then(|p| p.y_label);
+        }
+        // A pie names no value axis; bars of its shares get the one that
+        // kind draws for the table.
+        if from.is_circular() && !to.is_circular() && target.y_label.is_none() {
             target.y_label = crate::spec::panel(&target.table, to, &target.style)
                 .ok()
                 .and_then(|p| p.y_label);

@@ -46,6 +46,9 @@ pub fn candidates(panel: &PanelSpec) -> Vec<ChartKind> {
         }
         _ => {}
     }
+    if panel.series.len() <= 1 && super::kind_swap::is_bar(panel.kind) {
+        out.retain(|k| !super::kind_swap::is_bar(*k));
+    }
     out
 }
 

@@ -1,6 +1,6 @@
 //! Log scale on the value axis, only where valid (every drawn value positive).
 
-use super::util::ramp;
+use super::util::ramp_axis;
 use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
 use crate::ir::{ChartKind, ChartSpec};
 
@@ -66,7 +66,7 @@ impl Perturbation for LogScale {
         }
         let out = super::restyle(spec, |s| {
             s.log_scale = true;
-            ramp(s, level);
+            ramp_axis(s, level);
         });
         Some(Applied::new(out).param("log_scale", true))
     }

@@ -56,7 +56,7 @@ impl Perturbation for SmallMultiples {
         if panel.series.len() < 2 || panel.annotation.is_some() {
             return None;
         }
-        let base = super::restyle(spec, |s| super::util::ramp(s, level));
+        let base = super::restyle(spec, |s| super::util::ramp_axis(s, level));
         let title = panel
             .title
             .clone()

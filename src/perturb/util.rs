@@ -41,10 +41,28 @@ pub fn retarget_panel(query: &Query, from: usize, to: usize) -> Query {
     serde_json::from_value(json).expect("retargeted query deserializes")
 }
 
-/// The readability ramp shared by the on/off perturbations: level 0 is the
-/// change alone, each further level removes one more reading aid (no grid,
-/// at most 4 ticks, no tick marks, 3 ticks).
+/// The readability ramp shared by the on/off perturbations that keep their
+/// original's frame: level 0 is the change alone, each further level
+/// removes one more reading aid that leaves the printed ticks as they are
+/// (no grid, no tick marks, an open frame, thin axis lines).
 pub fn ramp(style: &mut Style, level: usize) {
+    if level >= 1 {
+        style.grid = GridLines::None;
+    }
+    if level >= 2 {
+        style.tick_marks = false;
+    }
+    if level >= 3 {
+        style.box_frame = false;
+    }
+    if level >= 4 {
+        style.axis_line_width = (style.axis_line_width * 0.5).max(0.5);
+    }
+}
+
+/// [`ramp`]'s reading aids for perturbations that are about the axes
+/// (and so may redraw its ticks): fewer value ticks at the upper levels.
+pub fn ramp_axis(style: &mut Style, level: usize) {
     if level >= 1 {
         style.grid = GridLines::None;
     }
@@ -270,6 +288,7 @@ pub mod testing {
                     annotation: None,
                     subtitle: None,
                     samples: None,
+                    pinned: None,
                 },
             },
         }

@@ -214,6 +214,7 @@ mod tests {
             realization: Realization::default(),
             perturbations: vec![],
             visual_distance: None,
+            reading_change: None,
         }
     }
 

@@ -84,6 +84,7 @@ pub fn panel(table: &Table, kind: ChartKind) -> PanelSpec {
         annotation: None,
         subtitle: None,
         samples: None,
+        pinned: None,
     }
 }
 

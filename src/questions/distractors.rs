@@ -102,9 +102,12 @@ fn number_candidates(
         out.push(-value);
         out.push(-value * rng.random_range(0.6..1.5));
     }
-    // Rounded in decimal, as the option will print.
+    // Rounded in decimal, as the option will print; never the truth misread
+    // by a factor of ten, which the pair would tell.
+    let tenfold = |v: f64| value != 0.0 && [10.0, 0.1].iter().any(|k| (v / value - k).abs() < 1e-9);
     out.into_iter()
         .map(|v| crate::ir::decimal::round_f64(v, decimals))
+        .filter(|v| !tenfold(*v))
         .collect()
 }
 

@@ -200,12 +200,12 @@ fn answerable_data_query(
             let Some(q) = pick::data_query(fam, *panel, data, &reading, &mut arg_rng) else {
                 continue;
             };
-            if readability::check(&q, &reading).is_err() {
-                continue;
-            }
             match execute(&q, spec, scene) {
                 Ok(Answer::Unanswerable) | Err(_) => continue,
-                Ok(answer) => return Some((q, answer, data.clone())),
+                Ok(answer) if sees(&q, &answer, spec, scene) => {
+                    return Some((q, answer, data.clone()));
+                }
+                Ok(_) => continue,
             }
         }
         failed.insert((*panel, fam));
@@ -216,9 +216,29 @@ fn answerable_data_query(
 /// Argument draws per family before another family is tried.
 const ARG_DRAWS: usize = 6;
 
+/// Whether a careful person reads `answer` to `query` off the chart as
+/// drawn: the reader that gates every item (`crate::reader`), seeing the
+/// original image, so the generator proposes only what the gate keeps.
+fn sees(query: &Query, answer: &Answer, spec: &ChartSpec, scene: &Scene) -> bool {
+    sees_with(query, answer, spec, scene, false)
+}
+
+/// [`sees`], with the chart's paragraph in the prompt or not.
+fn sees_with(
+    query: &Query,
+    answer: &Answer,
+    spec: &ChartSpec,
+    scene: &Scene,
+    paragraph: bool,
+) -> bool {
+    let view = crate::reader::View::for_item(&[], paragraph);
+    crate::reader::agrees(answer, &crate::reader::answer(query, spec, scene, &view))
+}
+
 /// Whether a wrapped query (hypothetical, conversation) is readable on its panel.
-fn readable(query: &Query, scene: &Scene) -> bool {
-    Reading::of(scene, query.panel()).is_some_and(|r| readability::check(query, &r).is_ok())
+fn readable(query: &Query, spec: &ChartSpec, scene: &Scene) -> bool {
+    execute(query, spec, scene)
+        .is_ok_and(|a| a != Answer::Unanswerable && sees(query, &a, spec, scene))
 }
 
 fn descriptive_query(
@@ -716,7 +736,7 @@ fn build(
                         FIGURE_QUESTION_SHARE
                     };
                     if allowed(opts, family)
-                        && matches!(execute(&query, spec, scene), Ok(a) if a != Answer::Unanswerable)
+                        && readable(&query, spec, scene)
                         && seed::rng(item_seed, &[chart_id, family]).random_bool(share)
                     {
                         return finalize(query, ty, spec, scene, item_seed, "canonical");
@@ -730,7 +750,10 @@ fn build(
                     crate::query::paragraph::paragraph_queries(spec, panel)
                         .into_iter()
                         .filter(|q| allowed(opts, family(q)))
-                        .filter(|q| matches!(execute(q, spec, scene), Ok(Answer::Number { .. })))
+                        .filter(|q| {
+                            matches!(execute(q, spec, scene), Ok(ref a @ Answer::Number { .. })
+                                if sees_with(q, a, spec, scene, true))
+                        })
                         .collect();
                 if !candidates.is_empty() && rng.random_bool(0.4) {
                     let query = choose(&mut rng, &candidates)?.clone();
@@ -780,7 +803,7 @@ fn build(
                 answerable_data_query(chart_id, spec, scene, opts, item_seed, HYPOTHETICAL)?;
             let query = (0..4)
                 .filter_map(|_| to_hypothetical(&base, &data, &mut rng))
-                .find(|q| readable(q, scene))?;
+                .find(|q| readable(q, spec, scene))?;
             let q = finalize(query, ty, spec, scene, item_seed, "canonical")?;
             // A change that leaves the answer as it was asks nothing hypothetical.
             (q.answer != answer).then_some(q)
@@ -790,7 +813,7 @@ fn build(
             let (panel, data) = choose(&mut rng, &panels)?;
             let query = (0..4)
                 .filter_map(|_| conversation(*panel, data, spec, scene, &mut rng))
-                .find(|q| readable(q, scene))?;
+                .find(|q| readable(q, spec, scene))?;
             finalize(query, ty, spec, scene, item_seed, "canonical")
         }
     }

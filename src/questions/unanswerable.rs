@@ -689,6 +689,14 @@ pub fn unanswerable_variant(
         if execute(&query, spec, scene).ok() != Some(Answer::Unanswerable) {
             continue;
         }
+        // Nor one a reader cannot see is unanswerable (a series name asked
+        // of a chart that prints no series name): the reader's verdict is
+        // the gate's.
+        let view = crate::reader::View::for_item(&[], q.paragraph.is_some());
+        let reading = crate::reader::answer(&query, spec, scene, &view);
+        if !crate::reader::agrees(&Answer::Unanswerable, &reading) {
+            continue;
+        }
         let choices = match &query {
             Query::MultipleChoice { options, .. } => options.clone(),
             _ => Vec::new(),

@@ -19,6 +19,7 @@ mod data;
 mod dist;
 mod figure;
 mod interval;
+pub mod precision;
 pub(crate) mod sight;
 mod timeline;
 pub mod view;

@@ -295,6 +295,16 @@ impl<'a> Sight<'a> {
         &self.drawn
     }
 
+    /// Series read from other marks rather than drawn as their own: an
+    /// error bar's width, between its two caps.
+    pub fn derived_series(&self) -> &'static [&'static str] {
+        if self.panel.kind == ChartKind::ErrorBar {
+            &[crate::spec::error_bar::WIDTH]
+        } else {
+            &[]
+        }
+    }
+
     /// A series the question names: the only one drawn, or one named by a
     /// legible legend entry (of a colour no other entry has) or direct label.
     pub fn series(&self, name: &str) -> Result<(), Stop> {
@@ -339,11 +349,20 @@ impl<'a> Sight<'a> {
             if self.drawn.iter().any(|s| s == name) || p.kind.is_circular() {
                 return Ok(());
             }
-            let named = p
+            // The chart names its one series in a legend, or in a title a
+            // reader can read: another name is then plainly not on it.
+            let in_legend = p
                 .legend
                 .iter()
                 .any(|e| self.view.legible(&e.bbox) && !e.label.trim().is_empty());
-            return Err(if named {
+            let titled = self.drawn.first().is_some_and(|only| {
+                let only = only.trim().to_lowercase();
+                [&p.title, &p.subtitle, &p.y_label, &p.x_label]
+                    .into_iter()
+                    .filter_map(|t| legible_text(self.view, t))
+                    .any(|t| t.to_lowercase().contains(&only))
+            });
+            return Err(if in_legend || titled {
                 Stop::Absent(format!("the chart shows another series than {name:?}"))
             } else {
                 unreadable(
@@ -535,6 +554,20 @@ impl<'a> Sight<'a> {
 
     /// A mark's value: its printed label when legible, else its geometry.
     fn read_mark(&self, m: &Mark) -> Result<Interval, Stop> {
+        let read = self.read_mark_once(m);
+        if let Ok(iv) = &read {
+            super::precision::record(iv, self.prints_value(m));
+        }
+        read
+    }
+
+    /// Whether the mark's value is read from its printed label.
+    fn prints_value(&self, m: &Mark) -> bool {
+        m.kind != MarkKind::ScatterPoint
+            && legible_text(self.view, &m.label).is_some_and(|t| parse_printed(t).is_some())
+    }
+
+    fn read_mark_once(&self, m: &Mark) -> Result<Interval, Stop> {
         if m.kind != MarkKind::ScatterPoint
             && let Some(text) = legible_text(self.view, &m.label)
             && let Some((v, step)) = parse_printed(text)

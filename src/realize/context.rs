@@ -60,10 +60,18 @@ pub fn build(
     // A label that occurs inside any asked slot (a list of categories, say)
     // counts as asked too.
     let is_asked = |name: &str| asked_text.iter().any(|v| v.contains(name)) || name.is_empty();
+    // The asked series by its table name too: a question may call it by
+    // the axis title the chart prints for it (`slots::shown_series`).
+    let queried: Vec<String> = query
+        .string_fields()
+        .into_iter()
+        .filter(|(key, _)| key.contains("series"))
+        .map(|(_, v)| v)
+        .collect();
     let others: Vec<&String> = panel
         .series
         .iter()
-        .filter(|s| !is_asked(s) && panel.table.series(s).is_some())
+        .filter(|s| !is_asked(s) && !queried.contains(s) && panel.table.series(s).is_some())
         .collect();
     if others.is_empty() {
         return ctx;

@@ -316,6 +316,10 @@ impl Run<'_> {
             self.id.truncate(mark);
             np = self.np(key, slots)?;
         }
+        // Every draw set a phrase off with a comma: no claim reads well.
+        if self.np_parenthetical {
+            return None;
+        }
         // "equals" / "comes to" suit numbers; names and labels take the first ("is") frame.
         // A year that names a category ("the year with the largest gap is
         // 2019") is a name too: it "is", it does not "equal".
@@ -759,7 +763,11 @@ fn render(
             }
             let mut s = slots.clone();
             let mut changed = Slots::new();
-            changed.insert("series".into(), change.series.clone());
+            let shown = spec.panels().get(change.panel).map_or_else(
+                || change.series.clone(),
+                |p| slots::shown_series(p, spec, &change.series),
+            );
+            changed.insert("series".into(), shown);
             if let Some(c) = &change.category {
                 use crate::spec::dates::IndexDates;
                 let dates = spec.panels().get(change.panel).copied();

@@ -324,7 +324,53 @@ pub fn base_slots(query: &Query, spec: &ChartSpec) -> Option<(String, Slots)> {
         | Query::Conversation { .. } => return None,
         other => crate::query::family(other).into(),
     };
+    for k in SERIES_KEYS {
+        if let Some(v) = s.get_mut(k) {
+            *v = shown_series(panel, spec, v);
+        }
+    }
     Some((key, s))
+}
+
+/// The name a question gives a series: its own where the chart prints it,
+/// else, for the one series of a panel, the value-axis title the chart
+/// prints for it ("Sunspot number" for a column named "Sunspot activity"),
+/// or on a pie the share its slices print: a person asks about what they
+/// see.
+pub fn shown_series(panel: &PanelSpec, spec: &ChartSpec, series: &str) -> String {
+    if panel.series.len() != 1 || panel.series[0] != series {
+        return series.to_string();
+    }
+    let wanted = series.trim().to_lowercase();
+    let printed = [
+        panel.title.as_deref(),
+        spec.title.as_deref(),
+        panel.subtitle_text(),
+        panel.x_label.as_deref(),
+        panel.y_label.as_deref(),
+    ];
+    if printed
+        .iter()
+        .flatten()
+        .any(|t| t.to_lowercase().contains(&wanted))
+    {
+        return series.to_string();
+    }
+    match panel.y_label.as_deref().map(without_unit) {
+        Some(axis) if !axis.is_empty() => axis.to_string(),
+        // Slices print their share of the whole: that is what a pie shows.
+        _ if panel.kind.is_circular() => "share".to_string(),
+        _ => series.to_string(),
+    }
+}
+
+/// An axis title without its trailing unit in brackets ("Yield (t/ha)").
+fn without_unit(title: &str) -> &str {
+    let t = title.trim();
+    match t.rfind(" (") {
+        Some(at) if t.ends_with(')') => t[..at].trim_end(),
+        _ => t,
+    }
 }
 
 /// Decimals needed to print `v` exactly (up to 6).

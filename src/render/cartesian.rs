@@ -112,6 +112,20 @@ pub fn num_axis(
     }
 }
 
+/// A linear axis printing exactly `ticks` (an earlier drawing's), spanning
+/// the first to the last, as [`num_axis`] and [`start_axis`] span theirs.
+pub(super) fn pinned_axis(ticks: &[(f64, String)]) -> Option<NumAxis> {
+    let mut ticks = ticks.to_vec();
+    ticks.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (lo, hi) = (ticks.first()?.0, ticks.last()?.0);
+    (ticks.len() >= 2 && lo < hi && lo.is_finite() && hi.is_finite()).then_some(NumAxis {
+        lo,
+        hi,
+        log: false,
+        ticks,
+    })
+}
+
 /// A linear axis that starts exactly at `start`, its first printed tick.
 fn start_axis(start: f64, hi: f64, style: &Style, unit: &NumberFormat) -> NumAxis {
     let hi = hi + (hi - start).abs().max(1e-9) * 0.06;
@@ -654,7 +668,12 @@ fn draw_once(
             None => num_axis(lo, hi, st, log, unit, include_zero),
         }
     };
-    let value_axis = |plot_len: f32, vlo: f64, vhi: f64| value_axis_in(plot_len, vlo, vhi, &unit);
+    let pinned = panel.pinned.as_ref().filter(|_| !log);
+    let value_axis = |plot_len: f32, vlo: f64, vhi: f64| {
+        pinned
+            .and_then(|p| pinned_axis(&p.value))
+            .unwrap_or_else(|| value_axis_in(plot_len, vlo, vhi, &unit))
+    };
     // The right axis of a dual-axis chart: the line's extent, with the same
     // headroom for labels and legends as the left one.
     let right_extent = series.get(1).filter(|_| dual).map(|s| {
@@ -668,7 +687,11 @@ fn draw_once(
         if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) }
     });
     let right_axis = |plot_len: f32| -> Option<NumAxis> {
-        right_extent.map(|(lo, hi)| value_axis_in(plot_len, lo, hi, &series[1].format))
+        right_extent.map(|(lo, hi)| {
+            pinned
+                .and_then(|p| pinned_axis(&p.right))
+                .unwrap_or_else(|| value_axis_in(plot_len, lo, hi, &series[1].format))
+        })
     };
 
     let est_plot_h = (bottom - top - tick_h * 2.0).max(40.0);
@@ -676,7 +699,11 @@ fn draw_once(
     let mut vaxis = value_axis(if horizontal { est_plot_w } else { est_plot_h }, vlo, vhi);
     let mut raxis = right_axis(est_plot_h);
     let xaxis = if xy {
-        Some(num_axis(xlo, xhi, st, false, &series[0].format, false))
+        Some(
+            pinned
+                .and_then(|p| pinned_axis(&p.x))
+                .unwrap_or_else(|| num_axis(xlo, xhi, st, false, &series[0].format, false)),
+        )
     } else {
         None
     };

@@ -307,6 +307,7 @@ fn accuracy_of(scores: &[f64]) -> (Option<f64>, Option<Interval>) {
 pub fn group_of(item: &Item) -> String {
     match item.change() {
         Change::Easing => format!("{}/easing", item.set.name()),
+        Change::Format => format!("{}/format", item.set.name()),
         Change::Shifted if item.set != SetName::Shifted => {
             format!("{}/shifted", item.set.name())
         }
@@ -319,6 +320,8 @@ pub fn group_of(item: &Item) -> String {
 fn change_of_group(name: &str) -> Change {
     if name.ends_with("/easing") {
         Change::Easing
+    } else if name.ends_with("/format") || name == "format_shift" {
+        Change::Format
     } else if name.ends_with("/shifted")
         || name == SetName::Shifted.name()
         || name == crate::perturb::registry::DATA_SHIFT.axis
@@ -400,13 +403,15 @@ fn run_report(
         _ => None,
     };
 
-    // Rows in set order, each set's easing items after its stress items.
+    // Rows in set order, each set's easing, format and shifted items after
+    // its stress items.
     let groups: Vec<String> = SetName::ALL
         .into_iter()
         .flat_map(|set| {
             [
                 set.name().to_string(),
                 format!("{}/easing", set.name()),
+                format!("{}/format", set.name()),
                 format!("{}/shifted", set.name()),
             ]
         })
@@ -505,6 +510,9 @@ fn run_report(
     let axis_key = |item: &Item, p: &crate::ir::Perturbation| -> String {
         match item.change() {
             Change::Easing => format!("{}/easing", p.axis),
+            // A format shift is its own axis, already apart.
+            Change::Format if p.axis == "format_shift" => p.axis.clone(),
+            Change::Format => format!("{}/format", p.axis),
             Change::Shifted if p.axis != crate::perturb::registry::DATA_SHIFT.axis => {
                 format!("{}/shifted", p.axis)
             }

@@ -955,6 +955,7 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
         annotation: None,
         subtitle: None,
         samples: None,
+        pinned: None,
     })
 }
 

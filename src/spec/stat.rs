@@ -479,6 +479,7 @@ fn binned_panel(
         annotation: None,
         subtitle: None,
         samples: None,
+        pinned: None,
     })
 }
 
@@ -551,6 +552,7 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
                 annotation: None,
                 subtitle: None,
                 samples: Some(s.clone()),
+                pinned: None,
             })
         }
         ChartKind::BoxPlot | ChartKind::Violin => {
@@ -608,6 +610,7 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
                 annotation: None,
                 subtitle: None,
                 samples,
+                pinned: None,
             })
         }
         _ => Err(unsuitable("not a statistical kind")),

@@ -220,6 +220,7 @@ impl Maker<'_> {
             },
             perturbations: Vec::new(),
             visual_distance: None,
+            reading_change: None,
         }
     }
 
@@ -355,6 +356,7 @@ impl Maker<'_> {
                 chart_kind: c.kind(),
                 perturbations: perts,
                 visual_distance: distance,
+                reading_change: None,
                 ..original.clone()
             };
             let mut derived = Vec::new();

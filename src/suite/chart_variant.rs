@@ -71,7 +71,10 @@ impl Env<'_> {
                 let Some(applied) = pert.apply_spec(&base.spec, severity, &ctx) else {
                     return Ok(None);
                 };
-                let (spec, meta) = applied.split();
+                let (mut spec, meta) = applied.split();
+                if super::frame::keeps_frame(info.axis) {
+                    super::frame::pin(&mut spec, &base.scene);
+                }
                 Ok(Some((render(spec)?, meta)))
             }
             Stage::Svg => {
@@ -270,6 +273,16 @@ impl Env<'_> {
                     }
                 };
                 attempts += 1;
+                if let Some(what) =
+                    super::frame::undeclared_change(&base.scene, &chart.scene, info.axis)
+                {
+                    block.drop_item(&format!("undeclared_change:{what}"));
+                    continue;
+                }
+                if super::frame::labels_unchanged(&base.scene, &chart.scene, info.axis) {
+                    block.drop_item("no_op");
+                    continue;
+                }
                 let mut moved = q.clone();
                 let target = if meta.series_panels.is_empty() {
                     meta.target_panel
@@ -302,6 +315,15 @@ impl Env<'_> {
                         continue;
                     }
                 };
+                // A twin asks its original's fact: a question whose answer is
+                // the changed element (a tick under a tick change, a colour
+                // under a palette change) is not paired with that change. Only
+                // a fact the change removes is kept, declared `shifted`.
+                let gone = new.answer == crate::ir::Answer::Unanswerable;
+                if new.answer != moved.answer && !gone {
+                    block.drop_item("answer_changed");
+                    continue;
+                }
                 let distance = match base.distance_to(&chart) {
                     Ok(d) => d,
                     Err(e) => {
@@ -327,7 +349,9 @@ impl Env<'_> {
                 let mut rec = record(&info, measured, meta.params);
                 rec.params
                     .insert("level".to_string(), serde_json::Value::from(severity));
-                if eases(base, q, &chart, &new) {
+                let direction =
+                    super::direction::measure(base, q, &chart, &new, std::slice::from_ref(&rec));
+                if direction.eases() {
                     if !self.config.easing {
                         block.drop_item("easing");
                         continue;
@@ -344,6 +368,7 @@ impl Env<'_> {
                     question: *new,
                     record: rec,
                     distance,
+                    reading_change: direction.reading_change,
                 });
             }
         }
@@ -358,6 +383,8 @@ pub(super) struct Variant {
     pub(super) question: Question,
     pub(super) record: Applied,
     pub(super) distance: f64,
+    /// How the asked reading changed ([`super::direction`]).
+    pub(super) reading_change: f64,
 }
 
 /// The panel drawing the one series a query names, when it names exactly
@@ -372,65 +399,5 @@ fn series_panel(query: &crate::ir::Query, panels: &[String]) -> Option<usize> {
     match named.len() {
         1 => panels.iter().position(|s| named.contains(s)),
         _ => None,
-    }
-}
-
-/// Share of the question's panel marks that print their value.
-fn labelled_share(chart: &Chart, q: &Question) -> f64 {
-    let panel = q.query.panel();
-    let Some(p) = chart.scene.panels.iter().find(|p| p.index == panel) else {
-        return 0.0;
-    };
-    if p.marks.is_empty() {
-        return 0.0;
-    }
-    let labelled = p.marks.iter().filter(|m| m.label.is_some()).count();
-    labelled as f64 / p.marks.len() as f64
-}
-
-/// Whether the modified chart prints values its original made the reader
-/// estimate (value labels added, or a kind swap to a labelled pie): an easier
-/// task, measured on the two scenes rather than trusted from the perturbation.
-fn eases(base: &Chart, q: &Question, chart: &Chart, moved: &Question) -> bool {
-    labelled_share(chart, moved) > labelled_share(base, q) + 1e-9
-        || (tiles_print(chart, moved) && !tiles_print(base, q))
-}
-
-/// Whether a KPI tile prints the question's answer (a dashboard tile of the
-/// target's own table can state the very fact asked).
-fn tiles_print(chart: &Chart, q: &Question) -> bool {
-    if !q.answerable {
-        return false;
-    }
-    let answer = q.answer.to_text();
-    if answer.trim().is_empty() {
-        return false;
-    }
-    chart.scene.kpis.iter().any(|k| {
-        [Some(&k.value), k.delta.as_ref(), Some(&k.label)]
-            .into_iter()
-            .flatten()
-            .any(|text| contains_token(text, &answer))
-    })
-}
-
-/// `needle` occurs in `text` not as part of a longer word or number.
-fn contains_token(text: &str, needle: &str) -> bool {
-    let inside = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric());
-    text.match_indices(needle).any(|(at, _)| {
-        !inside(text[..at].chars().next_back()) && !inside(text[at + needle.len()..].chars().next())
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::contains_token;
-
-    #[test]
-    fn tokens_do_not_match_inside_longer_numbers_or_words() {
-        assert!(contains_token("Total 1,204", "1,204"));
-        assert!(contains_token("+12%", "12"));
-        assert!(!contains_token("2012", "12"));
-        assert!(!contains_token("Germanys", "Germany"));
     }
 }

@@ -299,10 +299,11 @@ impl VisualStats {
         let head = |out: &mut String, first: &str| {
             let _ = writeln!(
                 out,
-                "{first:<22} {:>6} {:>6} {:>6} {:>7} {:>8} {:>6} {:>6} {:>6} {:>6} {:>6}",
+                "{first:<22} {:>6} {:>6} {:>6} {:>6} {:>7} {:>8} {:>6} {:>6} {:>6} {:>6} {:>6}",
                 "items",
                 "stress",
                 "easing",
+                "format",
                 "shifted",
                 "measured",
                 "min",
@@ -317,10 +318,11 @@ impl VisualStats {
             let n = |c: Change| g.by_change.get(&c).copied().unwrap_or(0);
             let _ = writeln!(
                 out,
-                "{name:<22} {:>6} {:>6} {:>6} {:>7} {:>8} {:>6} {:>6} {:>6} {:>6} {:>6}",
+                "{name:<22} {:>6} {:>6} {:>6} {:>6} {:>7} {:>8} {:>6} {:>6} {:>6} {:>6} {:>6}",
                 g.items,
                 n(Change::Stress),
                 n(Change::Easing),
+                n(Change::Format),
                 n(Change::Shifted),
                 g.measured(),
                 fixed(s.map(|s| s.min)),

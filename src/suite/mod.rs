@@ -15,6 +15,8 @@ mod browse;
 mod chart_variant;
 mod composition;
 mod config;
+mod direction;
+mod frame;
 mod io;
 mod letters;
 mod merge;

@@ -234,6 +234,7 @@ struct Label<'a> {
     origin: Option<&'a str>,
     perturbations: Vec<Applied>,
     visual_distance: Option<f64>,
+    reading_change: Option<f64>,
 }
 
 fn to_item(q: &Question, label: Label<'_>, chart: &Chart, table_id: &str) -> Item {
@@ -259,6 +260,7 @@ fn to_item(q: &Question, label: Label<'_>, chart: &Chart, table_id: &str) -> Ite
         realization: q.realization.clone(),
         perturbations: label.perturbations,
         visual_distance: label.visual_distance,
+        reading_change: label.reading_change,
     }
 }
 
@@ -498,8 +500,11 @@ impl Env<'_> {
                 .into_iter()
                 .filter(|q| match self.unreadable(q, chart, &[]) {
                     None => true,
+                    // The generator proposes only what the reader reads; a
+                    // rejection here is a disagreement between the two,
+                    // counted apart from the variants' drops.
                     Some(reason) => {
-                        block.drop_item(&reason);
+                        block.drop_item(&format!("original_{reason}"));
                         false
                     }
                 })
@@ -527,6 +532,7 @@ impl Env<'_> {
             origin: None,
             perturbations: Vec::new(),
             visual_distance: None,
+            reading_change: None,
         };
         let item = to_item(&q, label, chart, &table.id);
         block.accept(item, chart).then_some(Original {
@@ -543,12 +549,19 @@ impl Env<'_> {
         let sets = &self.config.sets;
         let item_seed = seed::derive(self.config.seed, &[&o.id]);
         let v_seed = seed::derive(item_seed, &["variant", &v.to_string()]);
-        let label = |suffix: &str, set: SetName, perturbations: Vec<Applied>, distance| Label {
-            id: format!("{}-{suffix}{v}", o.id),
-            set,
-            origin: Some(&o.id),
-            perturbations,
-            visual_distance: distance,
+        let label =
+            |suffix: &str, set: SetName, perturbations: Vec<Applied>, distance, reading_change| {
+                Label {
+                    id: format!("{}-{suffix}{v}", o.id),
+                    set,
+                    origin: Some(&o.id),
+                    perturbations,
+                    visual_distance: distance,
+                    reading_change: Some(reading_change),
+                }
+            };
+        let reading_change = |chart: &Chart, q: &Question, perts: &[Applied]| {
+            super::direction::measure(o.chart, &o.q, chart, q, perts).reading_change
         };
         if sets.contains(&SetName::ModifiedChart)
             && let Some(variant) = self.chart_variant(
@@ -567,6 +580,7 @@ impl Env<'_> {
                     SetName::ModifiedChart,
                     vec![variant.record],
                     Some(variant.distance),
+                    variant.reading_change,
                 ),
                 &variant.chart,
                 &o.table.id,
@@ -585,9 +599,10 @@ impl Env<'_> {
                 block,
             )
         {
+            let change = reading_change(o.chart, &q, std::slice::from_ref(&rec));
             let mut item = to_item(
                 &q,
-                label("q", SetName::ModifiedQuestion, vec![rec], None),
+                label("q", SetName::ModifiedQuestion, vec![rec], None, change),
                 o.chart,
                 &o.table.id,
             );
@@ -613,13 +628,16 @@ impl Env<'_> {
                 block,
             )
         {
+            let perts = vec![variant.record, q_rec];
+            let change = reading_change(&variant.chart, &q, &perts);
             let mut item = to_item(
                 &q,
                 label(
                     "b",
                     SetName::ModifiedBoth,
-                    vec![variant.record, q_rec],
+                    perts,
                     Some(variant.distance),
+                    change,
                 ),
                 &variant.chart,
                 &o.table.id,
@@ -644,9 +662,10 @@ impl Env<'_> {
                 .panels()
                 .first()
                 .map_or_else(|| o.table.id.clone(), |p| p.table.id.clone());
+            let change = reading_change(&chart, &q, std::slice::from_ref(&rec));
             let item = to_item(
                 &q,
-                label("s", SetName::Shifted, vec![rec], None),
+                label("s", SetName::Shifted, vec![rec], None, change),
                 &chart,
                 &table_id,
             );

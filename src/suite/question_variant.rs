@@ -92,12 +92,23 @@ impl Env<'_> {
                     block.drop_item("preserving_violation");
                     continue;
                 }
-                // A format shift asks the original's fact in another form.
-                if info.axis == "format_shift" && new.query.base() != q.query.base() {
+                // A format shift asks the original's fact in another form: a
+                // what-if keeps its base; every other form keeps the whole
+                // asked fact, a what-if included.
+                let format = info.axis == "format_shift";
+                let same_fact = if name == "format_hypothetical" {
+                    new.query.base() == q.query.base()
+                } else {
+                    new.query.asked() == q.query.asked()
+                };
+                if format && !same_fact {
                     block.drop_item("different_fact");
                     continue;
                 }
-                let rec = record(&info, severity, applied.params);
+                let mut rec = record(&info, severity, applied.params);
+                if format {
+                    rec.change = crate::ir::Change::Format;
+                }
                 let mut perts = chart_perts.to_vec();
                 perts.push(rec.clone());
                 if let Some(reason) = self.unreadable(&new, chart, &perts) {

@@ -124,14 +124,16 @@ fn stats_rows_per_chart_axis_and_severity_match_the_items() {
                 .cloned()
                 .unwrap_or_default();
             assert_eq!(cols[2], n.to_string(), "items of {label}: {row}");
-            assert_eq!(cols[6], distances.len().to_string(), "measured of {label}");
+            // Columns: axis, severity, items, stress, easing, format,
+            // shifted, measured, min, q1, median, q3, max.
+            assert_eq!(cols[7], distances.len().to_string(), "measured of {label}");
             if distances.is_empty() {
-                assert!(cols[7..].iter().all(|c| *c == "–"), "{row}");
+                assert!(cols[8..].iter().all(|c| *c == "–"), "{row}");
             } else {
                 let min = distances.iter().copied().fold(f64::INFINITY, f64::min);
                 let max = distances.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                assert_eq!(cols[7], format!("{min:.3}"), "{row}");
-                assert_eq!(cols[11], format!("{max:.3}"), "{row}");
+                assert_eq!(cols[8], format!("{min:.3}"), "{row}");
+                assert_eq!(cols[12], format!("{max:.3}"), "{row}");
             }
         }
     }

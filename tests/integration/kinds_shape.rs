@@ -612,6 +612,11 @@ fn shape_kinds_take_part_in_the_perturbations_that_apply() {
             .map(|o| o.applied.value.panels()[0].kind)
             .collect();
         for name in ["palette", "theme", "data_labels", "kind_swap", "font_size"] {
+            // One signed series has no other bar kind that draws it differently.
+            if name == "kind_swap" && kind == ChartKind::DivergingBar {
+                assert!(!applied.contains(name), "{kind:?}: {name} in {applied:?}");
+                continue;
+            }
             assert!(applied.contains(name), "{kind:?}: {name} in {applied:?}");
         }
         if matches!(kind, ChartKind::Dumbbell | ChartKind::Radar) {
@@ -620,7 +625,7 @@ fn shape_kinds_take_part_in_the_perturbations_that_apply() {
             }
         }
         let want: &[ChartKind] = match kind {
-            ChartKind::DivergingBar => &[ChartKind::Bar, ChartKind::HorizontalBar],
+            ChartKind::DivergingBar => &[],
             ChartKind::Dumbbell => &[ChartKind::Slope, ChartKind::GroupedBar],
             ChartKind::Slope => &[ChartKind::Dumbbell, ChartKind::GroupedBar],
             _ => &[ChartKind::GroupedBar],

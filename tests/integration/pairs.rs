@@ -66,12 +66,20 @@ fn check_pairs(suite: &Path, items: &[Item]) -> Vec<(String, u8, f64, f64)> {
         // Default suites hold stress changes only, but for a change that
         // leaves the chart without the asked fact (a removed legend the
         // question needed): that asks for another fact, tagged shifted.
+        // A modified-both item whose question changed its answer form is
+        // of the format class.
         let fact_gone = origin.answerable && item.answer == chartstress::ir::Answer::Unanswerable;
+        let new_form = item.perturbations.iter().any(|p| p.axis == "format_shift");
         let expected = if fact_gone {
             Change::Shifted
+        } else if new_form {
+            Change::Format
         } else {
             Change::Stress
         };
+        if expected == Change::Stress {
+            assert_eq!(item.answer, origin.answer, "{}: same fact", item.id);
+        }
         assert_eq!(item.change(), expected, "{}", item.id);
         for image in [&origin.image, &item.image] {
             decoded
@@ -128,10 +136,17 @@ fn no_modified_fixture_chart_is_pixel_identical_to_its_original() {
     let by_id: HashMap<&str, &Item> = items.iter().map(|i| (i.id.as_str(), i)).collect();
     let mut shifts = 0;
     for item in items.iter().filter(|i| i.set == SetName::ModifiedQuestion) {
+        let origin = by_id[item.origin.as_deref().unwrap()];
         if item.perturbations[0].axis == "format_shift" {
-            let origin = by_id[item.origin.as_deref().unwrap()];
             assert_eq!(item.query.base(), origin.query.base(), "{}", item.id);
+            // A new answer form is its own class, apart from the wording gap.
+            assert_eq!(item.change(), Change::Format, "{}", item.id);
+            if item.perturbations[0].name != "format_hypothetical" {
+                assert_eq!(item.query.asked(), origin.query.asked(), "{}", item.id);
+            }
             shifts += 1;
+        } else if item.change() == Change::Stress {
+            assert_eq!(item.answer, origin.answer, "{}: same fact", item.id);
         }
     }
     assert!(shifts > 0);
@@ -173,12 +188,14 @@ fn easing_and_shifted_changes_are_tagged_and_kept_apart() {
                 easing += 1;
                 assert_eq!(item.set, SetName::ModifiedChart, "{}", item.id);
                 let origin = by_id[item.origin.as_deref().unwrap()];
+                let finer = item.reading_change.is_some_and(|r| r <= 0.9);
                 assert!(
-                    printed(item) > printed(origin),
-                    "{}: tagged easing but prints no more than its original",
+                    printed(item) > printed(origin) || finer,
+                    "{}: tagged easing but prints no more than its original and reads no finer",
                     item.id
                 );
             }
+            Change::Format => panic!("{}: no format shift in these sets", item.id),
             Change::Shifted => {
                 shifted += 1;
                 assert_eq!(item.set, SetName::Shifted, "{}", item.id);
@@ -188,6 +205,15 @@ fn easing_and_shifted_changes_are_tagged_and_kept_apart() {
             }
             Change::Stress => {
                 assert_ne!(item.set, SetName::Shifted, "{}", item.id);
+                let origin = by_id[item.origin.as_deref().unwrap_or(&item.id)];
+                assert_eq!(item.answer, origin.answer, "{}: same fact", item.id);
+                if item.set != SetName::Original {
+                    assert!(
+                        item.reading_change.is_some_and(|r| r > 0.9),
+                        "{}: a stress twin reads no finer than its original",
+                        item.id
+                    );
+                }
             }
         }
     }

@@ -85,6 +85,7 @@ fn base_item(id: &str, set: SetName, origin: Option<&str>, chart: usize, title: 
         },
         perturbations: vec![],
         visual_distance: None,
+        reading_change: None,
     }
 }
 

@@ -64,6 +64,7 @@ fn generated_suite(dir: &Path) -> PathBuf {
                 realization: q.realization,
                 perturbations: vec![],
                 visual_distance: None,
+                reading_change: None,
             };
             items.push_str(&serde_json::to_string(&item).unwrap());
             items.push('\n');

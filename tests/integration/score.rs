@@ -310,6 +310,7 @@ fn item(answer: Answer, qt: QuestionType, choices: Vec<String>) -> Item {
         realization: Realization::default(),
         perturbations: vec![],
         visual_distance: None,
+        reading_change: None,
     }
 }
 

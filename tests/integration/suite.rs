@@ -90,6 +90,7 @@ fn hand_chart(id: &str, table: &str) -> ChartRecord {
                     annotation: None,
                     subtitle: None,
                     samples: None,
+                    pinned: None,
                 },
             },
         },
@@ -157,6 +158,7 @@ fn hand_item(id: &str, table: &str, chart: &str, origin: Option<&str>) -> Item {
         realization: Realization::default(),
         perturbations: vec![],
         visual_distance: None,
+        reading_change: None,
     }
 }
 

@@ -87,6 +87,7 @@ pub fn chart_record(id: &str, image: &str) -> ChartRecord {
                 annotation: None,
                 subtitle: None,
                 samples: None,
+                pinned: None,
             },
         },
     };
@@ -214,6 +215,7 @@ fn item(
         realization: Realization::default(),
         perturbations: vec![],
         visual_distance: None,
+        reading_change: None,
     }
 }
 

@@ -1,0 +1,126 @@
+//! Which way a twin moved the task, measured on the two charts with the
+//! reader's model of sight: how precisely the asked marks are read now
+//! ([`crate::reader::precision`]), whether more of them print their value,
+//! and whether some text the twin added states the answer. A twin that
+//! reads more precisely or hands the answer over is `easing`, reported
+//! apart from the robustness gap.
+
+use super::pipeline::Chart;
+use crate::ir::{Answer, Perturbation as Applied};
+use crate::questions::Question;
+use crate::reader::{View, precision};
+
+/// A reading at most this fraction of the original's width is easier: a
+/// change of a few percent is a plot area a few pixels larger, not a task
+/// a person finds easier.
+const EASIER_READING: f64 = 0.9;
+
+pub(super) struct Direction {
+    /// Mean reading width on the twin over the original's.
+    pub(super) reading_change: f64,
+    /// More of the question's marks print their value.
+    pub(super) more_labels: bool,
+    /// Text the twin added (a KPI tile, an annotation, a note) states the answer.
+    pub(super) prints_answer: bool,
+}
+
+impl Direction {
+    pub(super) fn eases(&self) -> bool {
+        self.more_labels || self.prints_answer || self.reading_change <= EASIER_READING
+    }
+}
+
+/// How `twin` (asked on `chart`, drawn with `perts`) differs in difficulty
+/// from the original `q` on `base`.
+pub(super) fn measure(
+    base: &Chart,
+    q: &Question,
+    chart: &Chart,
+    twin: &Question,
+    perts: &[Applied],
+) -> Direction {
+    let before = precision::widths(
+        &q.query,
+        &base.spec,
+        &base.scene,
+        &View::for_item(&[], q.paragraph.is_some()),
+    );
+    let after = precision::widths(
+        &twin.query,
+        &chart.spec,
+        &chart.scene,
+        &View::for_item(perts, twin.paragraph.is_some()),
+    );
+    Direction {
+        reading_change: precision::change(&before, &after),
+        more_labels: labelled_share(chart, twin) > labelled_share(base, q) + 1e-9,
+        prints_answer: prints_answer(chart, twin) && !prints_answer(base, q),
+    }
+}
+
+/// Share of the question's panel marks that print their value.
+fn labelled_share(chart: &Chart, q: &Question) -> f64 {
+    let panel = q.query.panel();
+    let Some(p) = chart.scene.panels.iter().find(|p| p.index == panel) else {
+        return 0.0;
+    };
+    if p.marks.is_empty() {
+        return 0.0;
+    }
+    let labelled = p.marks.iter().filter(|m| m.label.is_some()).count();
+    labelled as f64 / p.marks.len() as f64
+}
+
+/// Whether text that states values beside the marks (a KPI tile, a note
+/// or annotation on the figure, the question panel's annotation) prints
+/// the question's answer.
+fn prints_answer(chart: &Chart, q: &Question) -> bool {
+    // What would be printed is the value asked for: an option's text, not
+    // its letter; a verdict is never printed.
+    let answer = match &q.answer {
+        Answer::Choice { text, .. } => text.clone(),
+        Answer::TrueFalse { .. } | Answer::YesNo { .. } | Answer::Unanswerable => return false,
+        other => other.to_text(),
+    };
+    if answer.trim().is_empty() {
+        return false;
+    }
+    let scene = &chart.scene;
+    let kpis = scene.kpis.iter().flat_map(|k| {
+        [Some(&k.value), k.delta.as_ref(), Some(&k.label)]
+            .into_iter()
+            .flatten()
+            .map(String::as_str)
+    });
+    let notes = scene.extra_text.iter().map(|t| t.text.as_str());
+    let annotation = scene
+        .panels
+        .iter()
+        .filter(|p| p.index == q.query.panel())
+        .filter_map(|p| p.annotation.as_ref()?.label.as_ref())
+        .map(|t| t.text.as_str());
+    kpis.chain(notes)
+        .chain(annotation)
+        .any(|text| contains_token(text, &answer))
+}
+
+/// `needle` occurs in `text` not as part of a longer word or number.
+fn contains_token(text: &str, needle: &str) -> bool {
+    let inside = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric());
+    text.match_indices(needle).any(|(at, _)| {
+        !inside(text[..at].chars().next_back()) && !inside(text[at + needle.len()..].chars().next())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::contains_token;
+
+    #[test]
+    fn tokens_do_not_match_inside_longer_numbers_or_words() {
+        assert!(contains_token("Total 1,204", "1,204"));
+        assert!(contains_token("+12%", "12"));
+        assert!(!contains_token("2012", "12"));
+        assert!(!contains_token("Germanys", "Germany"));
+    }
+}

@@ -1,0 +1,235 @@
+//! The original's frame, kept by every change that is not about it.
+//!
+//! A chart perturbation that is not about axes, layout or kind (a theme, a
+//! palette, a font, data labels, a legend, clutter) is drawn on its
+//! original's value axes ([`pin`]), and its drawing is then compared with
+//! the original's, scene against scene ([`undeclared_change`]): value ticks,
+//! categories and their order, the marks' values, the printed values, the
+//! legend and the titles must match wherever the declaration does not name
+//! them. A variant that still differs is not kept.
+
+use crate::ir::{ChartKind, ChartSpec, PanelScene, PinnedAxes, Scene, Tick};
+
+/// Axes whose perturbations may change the frame: they are about it.
+const FRAME_AXES: [&str; 6] = [
+    "axis",
+    "chart_kind",
+    "subplots",
+    "dashboard",
+    "data",
+    "image",
+];
+
+/// Whether a perturbation on `axis` keeps its original's frame.
+pub(super) fn keeps_frame(axis: &str) -> bool {
+    !FRAME_AXES.contains(&axis)
+}
+
+fn valued(ticks: &[Tick]) -> Vec<(f64, String)> {
+    ticks
+        .iter()
+        .filter_map(|t| t.value.map(|v| (v, t.label.clone())))
+        .collect()
+}
+
+fn is_xy(kind: ChartKind) -> bool {
+    matches!(kind, ChartKind::Scatter | ChartKind::Bubble)
+}
+
+/// The value axes `panel` printed, to draw again.
+fn axes_of(panel: &PanelScene) -> PinnedAxes {
+    let (y, x) = (valued(&panel.y_ticks), valued(&panel.x_ticks));
+    let right = panel
+        .dual_axis
+        .as_ref()
+        .map(|d| valued(&d.right_ticks))
+        .unwrap_or_default();
+    if is_xy(panel.kind) {
+        PinnedAxes { value: y, x, right }
+    } else {
+        PinnedAxes {
+            value: if y.is_empty() { x } else { y },
+            x: Vec::new(),
+            right,
+        }
+    }
+}
+
+/// Draws every panel of `spec` on the value axes its counterpart in `base`
+/// printed (when the two have the same panels of the same kinds).
+pub(super) fn pin(spec: &mut ChartSpec, base: &Scene) {
+    let mut panels = spec.panels_mut();
+    if panels.len() != base.panels.len() {
+        return;
+    }
+    for (panel, drawn) in panels.iter_mut().zip(&base.panels) {
+        if panel.kind != drawn.kind {
+            continue;
+        }
+        let axes = axes_of(drawn);
+        if axes != PinnedAxes::default() {
+            panel.pinned = Some(axes);
+        }
+    }
+}
+
+/// The categories in the order the marks first show them.
+fn categories(panel: &PanelScene) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    for m in &panel.marks {
+        if let Some(c) = m.category.as_deref()
+            && !out.contains(&c)
+        {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn printed_categories(panel: &PanelScene) -> Vec<&str> {
+    panel
+        .x_ticks
+        .iter()
+        .chain(&panel.y_ticks)
+        .filter(|t| t.value.is_none())
+        .map(|t| t.label.as_str())
+        .collect()
+}
+
+/// Marks as (series, category, value bits), sorted: what is drawn, not in
+/// which order it is drawn (a reordered legend redraws series in its order).
+fn mark_values(panel: &PanelScene) -> Vec<(&str, Option<&str>, u64)> {
+    let mut out: Vec<_> = panel
+        .marks
+        .iter()
+        .map(|m| (m.series.as_str(), m.category.as_deref(), m.value.to_bits()))
+        .collect();
+    out.sort();
+    out
+}
+
+fn printed_values(panel: &PanelScene) -> Vec<(&str, Option<&str>, &str)> {
+    let mut out: Vec<_> = panel
+        .marks
+        .iter()
+        .filter_map(|m| {
+            m.label
+                .as_ref()
+                .map(|l| (m.series.as_str(), m.category.as_deref(), l.text.as_str()))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn text(b: &Option<crate::ir::TextBox>) -> Option<&str> {
+    b.as_ref().map(|b| b.text.as_str())
+}
+
+/// What `variant` (drawn by a perturbation on `axis`) changed of `base`
+/// that the declaration does not name, panel by panel; None when nothing.
+pub(super) fn undeclared_change(base: &Scene, variant: &Scene, axis: &str) -> Option<&'static str> {
+    if !keeps_frame(axis) {
+        return None;
+    }
+    if base.panels.len() != variant.panels.len() {
+        return Some("panels");
+    }
+    for (a, b) in base.panels.iter().zip(&variant.panels) {
+        if axes_of(a) != axes_of(b) {
+            return Some("value_ticks");
+        }
+        if categories(a) != categories(b) {
+            return Some("categories");
+        }
+        if printed_categories(a) != printed_categories(b) {
+            return Some("category_labels");
+        }
+        if mark_values(a) != mark_values(b) {
+            return Some("marks");
+        }
+        if axis != "data_labels" && printed_values(a) != printed_values(b) {
+            return Some("printed_values");
+        }
+        let legend =
+            |p: &PanelScene| -> Vec<String> { p.legend.iter().map(|e| e.label.clone()).collect() };
+        if axis != "legend" && legend(a) != legend(b) {
+            return Some("legend");
+        }
+        if axis != "clutter"
+            && (text(&a.title) != text(&b.title)
+                || text(&a.x_label) != text(&b.x_label)
+                || text(&a.y_label) != text(&b.y_label))
+        {
+            return Some("titles");
+        }
+    }
+    None
+}
+
+/// Whether a data-labels change left every printed value as it was (a
+/// kind whose points already carry names, or labels that find no room):
+/// the declared change did not happen, whatever else moved.
+pub(super) fn labels_unchanged(base: &Scene, variant: &Scene, axis: &str) -> bool {
+    axis == "data_labels"
+        && base.panels.len() == variant.panels.len()
+        && base
+            .panels
+            .iter()
+            .zip(&variant.panels)
+            .all(|(a, b)| printed_values(a) == printed_values(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::testing as t;
+
+    fn drawn(spec: &ChartSpec) -> Scene {
+        crate::render::render_svg(spec).expect("renders").1
+    }
+
+    #[test]
+    fn a_pinned_drawing_keeps_the_original_ticks_under_another_tick_count() {
+        let table = t::category_table(
+            "t",
+            "City",
+            &["Oslo", "Lima", "Kyiv"],
+            vec![t::series("Sales", &[Some(12.0), Some(47.0), Some(31.0)], 0)],
+        );
+        let original = t::single(&table, ChartKind::Bar);
+        let base = drawn(&original);
+        let denser = crate::perturb::restyle(&original, |s| s.tick_count = 12);
+        assert!(
+            undeclared_change(&base, &drawn(&denser), "theme").is_some(),
+            "another tick count re-ranges the axis unpinned"
+        );
+        let mut pinned = denser.clone();
+        pin(&mut pinned, &base);
+        let again = drawn(&pinned);
+        assert_eq!(undeclared_change(&base, &again, "theme"), None);
+        assert_eq!(axes_of(&again.panels[0]), axes_of(&base.panels[0]));
+    }
+
+    #[test]
+    fn declared_changes_are_allowed_and_others_are_named() {
+        let table = t::category_table(
+            "t",
+            "City",
+            &["Oslo", "Lima"],
+            vec![t::series("Sales", &[Some(3.0), Some(5.0)], 0)],
+        );
+        let original = t::single(&table, ChartKind::Bar);
+        let base = drawn(&original);
+        let mut labelled = crate::perturb::restyle(&original, |s| s.data_labels = true);
+        pin(&mut labelled, &base);
+        let with_labels = drawn(&labelled);
+        assert_eq!(undeclared_change(&base, &with_labels, "data_labels"), None);
+        assert_eq!(
+            undeclared_change(&base, &with_labels, "theme"),
+            Some("printed_values")
+        );
+        // Axes, kinds and layouts are about the frame: never judged here.
+        assert_eq!(undeclared_change(&base, &with_labels, "axis"), None);
+    }
+}
