@@ -164,12 +164,20 @@ pub fn guess(
     // A text answer: a name the question mentions (quoted or capitalized).
     let mut names: Vec<String> = QUOTED
         .captures_iter(question)
-        .map(|c| c[1].trim().to_string())
+        // Without the sentence's closing stop a quote may carry ('"Ta."'):
+        // the guess is a name, and reads the same after answer extraction.
+        .map(|c| {
+            c[1].trim()
+                .trim_end_matches(['.', ',', ';', ':'])
+                .to_string()
+        })
+        .filter(|n| !n.is_empty())
         .collect();
     if names.is_empty() {
         names = NAME
             .captures_iter(question)
-            .map(|c| c[1].to_string())
+            .map(|c| c[1].trim_end_matches(['.', ',', ';', ':']).to_string())
+            .filter(|n| !n.is_empty())
             .filter(|n| !STOP_WORDS.contains(&n.as_str()))
             .collect();
     }

@@ -83,23 +83,32 @@ pub fn draw(
     scene.title = title;
     scene.subtitle = subtitle;
     let mut top = inner.y + title_h;
-    // Several series are told apart by a legend above the chart.
-    let items: Vec<LegendItem> = if cols.len() >= 2 {
-        order_items(
-            cols.iter()
-                .enumerate()
-                .map(|(i, c)| LegendItem {
-                    label: c.name.clone(),
-                    color: color_of(st, i),
-                    swatch: Swatch::Box,
-                    category: None,
-                })
-                .collect(),
-            st.legend_order,
-        )
-    } else {
-        Vec::new()
+    // Several series are told apart by a legend above the chart; one is
+    // named there too unless the title names it (a radar has no value-axis
+    // title to carry the name).
+    let titled = |name: &str| {
+        [panel.title.as_deref(), panel.subtitle_text()]
+            .into_iter()
+            .flatten()
+            .any(|t| t.to_lowercase().contains(&name.trim().to_lowercase()))
     };
+    let items: Vec<LegendItem> =
+        if cols.len() >= 2 || cols.first().is_some_and(|c| !titled(&c.name)) {
+            order_items(
+                cols.iter()
+                    .enumerate()
+                    .map(|(i, c)| LegendItem {
+                        label: c.name.clone(),
+                        color: color_of(st, i),
+                        swatch: Swatch::Box,
+                        category: None,
+                    })
+                    .collect(),
+                st.legend_order,
+            )
+        } else {
+            Vec::new()
+        };
     use crate::ir::LegendPlacement;
     let legend_h = if items.is_empty() || st.legend == LegendPlacement::None {
         0.0

@@ -145,6 +145,11 @@ pub fn render(report: &Report, suite: &Path) -> Result<String, ReportError> {
                 "Robustness curves: accuracy by severity for each perturbation axis",
                 plots::robustness_curves(run),
             )?,
+            difficulty_plot => plot_value(
+                "difficulty curves",
+                "Accuracy by measured reading change and by visual distance",
+                plots::difficulty_curves(run),
+            )?,
             axis_gaps => Value::from_serialize(&axis_gaps),
             failures => run.failures.iter().map(|f| failure_value(suite, f)).collect::<Vec<_>>(),
         });

@@ -176,7 +176,8 @@ pub struct Group {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Breakdown {
-    /// chart_kind, family, question_type, answer_kind, answerable, realizer.
+    /// chart_kind, family, question_type, answer_kind, answerable, realizer,
+    /// reading_change, visual_distance.
     pub dimension: String,
     pub groups: Vec<Group>,
 }
@@ -618,7 +619,7 @@ fn run_report(
 
 fn breakdowns(items: &[Item], scored_of: &dyn Fn(&str) -> Option<f64>) -> Vec<Breakdown> {
     type KeyFn = fn(&Item) -> String;
-    let dims: [(&str, KeyFn); 6] = [
+    let dims: [(&str, KeyFn); 8] = [
         ("chart_kind", |i| i.chart_kind.name().to_string()),
         ("family", |i| i.family.clone()),
         ("question_type", |i| i.question_type.name().to_string()),
@@ -643,6 +644,10 @@ fn breakdowns(items: &[Item], scored_of: &dyn Fn(&str) -> Option<f64>) -> Vec<Br
                 i.realization.realizer.clone()
             }
         }),
+        // Accuracy against the measured difficulty of the asked reading and
+        // against how different the picture looks.
+        ("reading_change", |i| reading_band(i.reading_change)),
+        ("visual_distance", |i| distance_band(i.visual_distance)),
     ];
     dims.iter()
         .map(|(dimension, key_of)| {
@@ -683,6 +688,36 @@ fn breakdowns(items: &[Item], scored_of: &dyn Fn(&str) -> Option<f64>) -> Vec<Br
             }
         })
         .collect()
+}
+
+/// The band of an item's measured reading change, in order of difficulty
+/// (the leading digit sorts the rows).
+fn reading_band(change: Option<f64>) -> String {
+    match change {
+        None => "(original or imported)",
+        Some(r) if r <= 0.0 => "0 value now printed (0)",
+        Some(r) if r <= 0.9 => "1 read finer (≤ 0.9)",
+        Some(r) if r < 1.1 => "2 read alike (0.9–1.1)",
+        Some(r) if r < 2.0 => "3 read coarser (1.1–2)",
+        Some(r) if r < crate::reader::precision::PRINTED_TO_ESTIMATED => {
+            "4 read much coarser (2–10)"
+        }
+        Some(_) => "5 printed value now estimated (10)",
+    }
+    .to_string()
+}
+
+/// The band of an item's visual distance from its original.
+fn distance_band(distance: Option<f64>) -> String {
+    match distance {
+        None => "(same image)",
+        Some(d) if d < 0.02 => "0.00–0.02",
+        Some(d) if d < 0.05 => "0.02–0.05",
+        Some(d) if d < 0.1 => "0.05–0.10",
+        Some(d) if d < 0.2 => "0.10–0.20",
+        Some(_) => "0.20 and more",
+    }
+    .to_string()
 }
 
 fn failures(

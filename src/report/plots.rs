@@ -200,6 +200,94 @@ pub fn robustness_curves(run: &RunReport) -> Option<Result<String, String>> {
     }))
 }
 
+/// Accuracy of the modified items against how much harder their asked
+/// reading measured (reading-change bands) and against how different
+/// their picture looks (visual-distance bands), originals first; whiskers
+/// are 95% intervals and every point prints its n.
+pub fn difficulty_curves(run: &RunReport) -> Option<Result<String, String>> {
+    let panels: Vec<(&str, Vec<&crate::report::Group>)> = ["reading_change", "visual_distance"]
+        .into_iter()
+        .filter_map(|dim| {
+            let b = run.breakdowns.iter().find(|b| b.dimension == dim)?;
+            // The group without a band (originals) leads as the reference.
+            let mut groups: Vec<&crate::report::Group> =
+                b.groups.iter().filter(|g| g.accuracy.is_some()).collect();
+            groups.sort_by_key(|g| !g.key.starts_with('('));
+            (groups.len() >= 2).then_some((dim, groups))
+        })
+        .collect();
+    if panels.is_empty() {
+        return None;
+    }
+    let (w, h) = (460u32, 300u32);
+    Some(svg_of(w * panels.len() as u32, h + 30, |root| {
+        let (title, body) = root.split_vertically(30);
+        title.draw(&Text::new(
+            "Accuracy (%) by measured reading change and by visual distance; whiskers = 95% CI",
+            (10, 8),
+            (FONT, px(14.0)).into_font(),
+        ))?;
+        for (area, (dim, groups)) in body
+            .split_evenly((1, panels.len()))
+            .into_iter()
+            .zip(&panels)
+        {
+            let n = groups.len();
+            let labels: Vec<String> = groups
+                .iter()
+                .map(|g| {
+                    let short = g
+                        .key
+                        .trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ');
+                    let short = short.split(" (").next().unwrap_or(short);
+                    format!("{short} n={}", g.n)
+                })
+                .collect();
+            let mut chart = ChartBuilder::on(&area)
+                .caption(dim.replace('_', " "), (FONT, px(13.0)))
+                .margin(10)
+                .x_label_area_size(70)
+                .y_label_area_size(34)
+                .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0f64..105f64)?;
+            chart
+                .configure_mesh()
+                .x_labels(n)
+                .y_labels(6)
+                .label_style((FONT, px(9.0)))
+                .x_label_formatter(&|x| {
+                    let i = x.round();
+                    if (x - i).abs() > 1e-6 || i < 0.0 {
+                        return String::new();
+                    }
+                    labels.get(i as usize).cloned().unwrap_or_default()
+                })
+                .y_label_formatter(&|y| format!("{y:.0}"))
+                .light_line_style(WHITE)
+                .draw()?;
+            let color = RUN_COLORS[0];
+            for (i, g) in groups.iter().enumerate() {
+                let x = i as f64;
+                if let Some(ci) = g.ci {
+                    chart.draw_series(std::iter::once(PathElement::new(
+                        vec![(x, ci.low), (x, ci.high)],
+                        color.stroke_width(1),
+                    )))?;
+                }
+            }
+            let line: Vec<(f64, f64)> = groups
+                .iter()
+                .enumerate()
+                .map(|(i, g)| (i as f64, g.accuracy.unwrap_or_default()))
+                .collect();
+            chart.draw_series(
+                line.iter()
+                    .map(|&(x, y)| Circle::new((x, y), 4, color.filled())),
+            )?;
+        }
+        Ok(())
+    }))
+}
+
 /// Original against modified accuracy, one point per run and modified set,
 /// with the diagonal (no loss) — as in CharXiv's stress-test figure.
 pub fn scatter(report: &Report) -> Option<Result<String, String>> {

@@ -32,6 +32,7 @@ mod kinds_perturb_matrix;
 mod kinds_shape;
 mod kinds_stat;
 mod new_kinds;
+mod pair_validity;
 mod pairs;
 mod paraphrase;
 mod perturb;
