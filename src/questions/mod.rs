@@ -644,6 +644,11 @@ fn finalize(
             crate::ir::Layout::Dashboard { paragraph, .. } => paragraph.clone(),
             _ => None,
         });
+    // Every question the generator writes is one the reader, and so the
+    // readability gate, answers as the gold says.
+    if !sees_with(&query, &answer, spec, scene, paragraph.is_some()) {
+        return None;
+    }
     let q = Question {
         family: family(&query).to_string(),
         answerable: answer != Answer::Unanswerable,
@@ -700,6 +705,7 @@ fn build(
                 };
                 if allowed(opts, family)
                     && matches!(execute(&query, spec, scene), Ok(Answer::Text { .. }))
+                    && readable(&query, spec, scene)
                     && seed::rng(item_seed, &[chart_id, family]).random_bool(share)
                 {
                     return finalize(query, ty, spec, scene, item_seed, "canonical");
@@ -715,7 +721,7 @@ fn build(
                     ANNOTATION_QUESTION_SHARE
                 };
                 if allowed(opts, family)
-                    && matches!(execute(&query, spec, scene), Ok(a) if a != Answer::Unanswerable)
+                    && readable(&query, spec, scene)
                     && seed::rng(item_seed, &[chart_id, family]).random_bool(share)
                 {
                     return finalize(query, ty, spec, scene, item_seed, "canonical");
