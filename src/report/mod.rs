@@ -694,7 +694,7 @@ fn breakdowns(items: &[Item], scored_of: &dyn Fn(&str) -> Option<f64>) -> Vec<Br
 /// (the leading digit sorts the rows).
 fn reading_band(change: Option<f64>) -> String {
     match change {
-        None => "(original or imported)",
+        None => "(not measured)",
         Some(r) if r <= 0.0 => "0 value now printed (0)",
         Some(r) if r <= 0.9 => "1 read finer (≤ 0.9)",
         Some(r) if r < 1.1 => "2 read alike (0.9–1.1)",
