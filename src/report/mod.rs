@@ -848,3 +848,23 @@ pub fn fmt_p(p: Option<f64>) -> String {
         Some(p) => format!("{p:.3}"),
     }
 }
+
+#[cfg(test)]
+mod band_tests {
+    use super::{distance_band, reading_band};
+
+    #[test]
+    fn reading_bands_follow_difficulty_and_sort_in_its_order() {
+        let values = [0.0, 0.5, 0.9, 1.0, 1.5, 3.0, 10.0];
+        let bands: Vec<String> = values.iter().map(|v| reading_band(Some(*v))).collect();
+        assert_eq!(bands[2], bands[1], "0.9 is still finer");
+        assert_eq!(bands[3], "2 read alike (0.9–1.1)");
+        assert_eq!(bands[6], "5 printed value now estimated (10)");
+        let mut sorted = bands.clone();
+        sorted.sort();
+        assert_eq!(sorted, bands, "bands sort from easiest to hardest");
+        assert_eq!(reading_band(None), "(not measured)");
+        assert_eq!(distance_band(Some(0.03)), "0.02–0.05");
+        assert_eq!(distance_band(Some(0.5)), "0.20 and more");
+    }
+}

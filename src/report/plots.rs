@@ -219,7 +219,8 @@ pub fn difficulty_curves(run: &RunReport) -> Option<Result<String, String>> {
     if panels.is_empty() {
         return None;
     }
-    let (w, h) = (460u32, 300u32);
+    let widest = panels.iter().map(|(_, g)| g.len()).max().unwrap_or(1) as u32;
+    let (w, h) = ((widest * 90).max(460), 300u32);
     Some(svg_of(w * panels.len() as u32, h + 30, |root| {
         let (title, body) = root.split_vertically(30);
         title.draw(&Text::new(
@@ -233,20 +234,11 @@ pub fn difficulty_curves(run: &RunReport) -> Option<Result<String, String>> {
             .zip(&panels)
         {
             let n = groups.len();
-            let labels: Vec<String> = groups
-                .iter()
-                .map(|g| {
-                    let short = g
-                        .key
-                        .trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ');
-                    let short = short.split(" (").next().unwrap_or(short);
-                    format!("{short} n={}", g.n)
-                })
-                .collect();
+            let labels: Vec<String> = groups.iter().map(|g| band_label(&g.key)).collect();
             let mut chart = ChartBuilder::on(&area)
                 .caption(dim.replace('_', " "), (FONT, px(13.0)))
                 .margin(10)
-                .x_label_area_size(70)
+                .x_label_area_size(40)
                 .y_label_area_size(34)
                 .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0f64..105f64)?;
             chart
@@ -283,9 +275,38 @@ pub fn difficulty_curves(run: &RunReport) -> Option<Result<String, String>> {
                 line.iter()
                     .map(|&(x, y)| Circle::new((x, y), 4, color.filled())),
             )?;
+            // Each point's item count beside it: a band of few items reads little.
+            chart.draw_series(groups.iter().enumerate().map(|(i, g)| {
+                let y = g.accuracy.unwrap_or_default();
+                Text::new(
+                    format!("n={}", g.n),
+                    (i as f64 + 0.08, y + 2.0),
+                    (FONT, px(9.0)).into_font(),
+                )
+            }))?;
         }
         Ok(())
     }))
+}
+
+/// A short axis label for a reading-change or visual-distance band.
+fn band_label(key: &str) -> String {
+    let reading = [
+        ("0 ", "now printed"),
+        ("1 ", "finer"),
+        ("2 ", "alike"),
+        ("3 ", "coarser"),
+        ("4 ", "much coarser"),
+        ("5 ", "now estimated"),
+    ];
+    if let Some((_, short)) = reading.iter().find(|(p, _)| key.starts_with(p)) {
+        return short.to_string();
+    }
+    match key {
+        "(not measured)" => "originals".into(),
+        "(same image)" => "same image".into(),
+        other => other.replace(" and more", "+"),
+    }
 }
 
 /// Original against modified accuracy, one point per run and modified set,
