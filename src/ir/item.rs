@@ -109,7 +109,7 @@ pub struct Turn {
 /// keeps the fact and makes it no easier to read; an easing change prints
 /// values the original made the reader estimate (or reads them more
 /// precisely); a format change asks the same fact in another answer form
-/// (free form ↔ choices, a claim to judge, a what-if, a conversation turn),
+/// (free form ↔ choices, a claim to judge, a conversation turn),
 /// whose chance floor differs, so it is reported apart from the wording
 /// gap; a shift asks for another fact (another table's, or one the changed
 /// chart or question no longer holds).

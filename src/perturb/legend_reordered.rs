@@ -1,20 +1,21 @@
-//! Legend entries reordered (reversed or alphabetical), moved at higher
-//! levels. Applies only where a legend of several entries is drawn, and only
-//! when the drawn order really changes (alphabetical order may be the data
-//! order: then the entries are reversed instead).
+//! Legend entries reordered (reversed or alphabetical), with fewer reading
+//! aids at higher levels; the legend stays where it was (moving it is
+//! `legend_moved`'s change). Applies only where a legend of several entries
+//! is drawn, and only when the drawn order really changes (alphabetical
+//! order may be the data order: then the entries are reversed instead).
 
 use super::util::{drawn, legend_labels};
 use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
-use crate::ir::{ChartKind, ChartSpec, LegendOrder, LegendPlacement};
+use crate::ir::{ChartKind, ChartSpec, LegendOrder};
 
 pub struct LegendReordered;
 
-const LEVELS: [(LegendOrder, Option<LegendPlacement>); 5] = [
-    (LegendOrder::Reversed, None),
-    (LegendOrder::Alphabetical, None),
-    (LegendOrder::Reversed, Some(LegendPlacement::Right)),
-    (LegendOrder::Alphabetical, Some(LegendPlacement::Bottom)),
-    (LegendOrder::Reversed, Some(LegendPlacement::Top)),
+const LEVELS: [LegendOrder; 5] = [
+    LegendOrder::Reversed,
+    LegendOrder::Alphabetical,
+    LegendOrder::Reversed,
+    LegendOrder::Alphabetical,
+    LegendOrder::Reversed,
 ];
 
 impl Perturbation for LegendReordered {
@@ -27,9 +28,9 @@ impl Perturbation for LegendReordered {
             ladder: [
                 "legend entries in reverse order",
                 "legend entries in alphabetical order (reversed when that is the data order)",
-                "reversed, legend outside right",
-                "alphabetical (else reversed), legend outside below",
-                "reversed, legend outside above",
+                "reversed; no grid, no tick marks",
+                "alphabetical (else reversed); no grid, no tick marks, open frame",
+                "reversed; no grid, no tick marks, open frame, thin axes",
             ],
         }
     }
@@ -46,7 +47,8 @@ impl Perturbation for LegendReordered {
         severity: u8,
         _ctx: &ChartContext<'_>,
     ) -> Option<Applied<ChartSpec>> {
-        let (order, place) = LEVELS[super::level("legend_reordered", severity).ok()?];
+        let level = super::level("legend_reordered", severity).ok()?;
+        let order = LEVELS[level];
         let (_, before) = drawn(spec)?;
         let was = legend_labels(&before);
         if !was.iter().any(|l| l.len() >= 2) {
@@ -56,9 +58,7 @@ impl Perturbation for LegendReordered {
         orders.iter().find_map(|&order| {
             let out = super::restyle(spec, |s| {
                 s.legend_order = order;
-                if let Some(p) = place {
-                    s.legend = p;
-                }
+                super::util::ramp(s, level);
             });
             let (_, after) = drawn(&out)?;
             let now = legend_labels(&after);

@@ -99,7 +99,17 @@ pub fn draw(
     let hi = all.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     // Nice ticks cover the values; the bar spans first to last tick, so its
     // printed ends are its range. Equal values get a range around them.
-    let (ticks, decimals) = nice_ticks(lo, hi, st.tick_count.clamp(4, 6));
+    // Drawn again on an earlier drawing's colour bar (a theme with another
+    // tick count keeps the original's), else nice ticks of its own.
+    let pinned = panel
+        .pinned
+        .as_ref()
+        .map(|p| p.value.clone())
+        .filter(|t| t.len() >= 2);
+    let (ticks, decimals) = match &pinned {
+        Some(t) => (t.iter().map(|(v, _)| *v).collect(), 0),
+        None => nice_ticks(lo, hi, st.tick_count.clamp(4, 6)),
+    };
     let (cmin, cmax) = match (ticks.first(), ticks.last()) {
         (Some(a), Some(b)) if b > a && a.is_finite() && b.is_finite() => (*a, *b),
         _ => (lo - 1.0, lo + 1.0),
@@ -152,10 +162,13 @@ pub fn draw(
     let y_title = panel.y_label.as_deref().filter(|l| !l.trim().is_empty());
 
     // Right: the colour bar and its tick labels.
-    let bar_labels: Vec<String> = ticks
-        .iter()
-        .map(|t| format_number(*t, st.number_style, decimals, &formats[0]))
-        .collect();
+    let bar_labels: Vec<String> = match &pinned {
+        Some(t) => t.iter().map(|(_, label)| label.clone()).collect(),
+        None => ticks
+            .iter()
+            .map(|t| format_number(*t, st.number_style, decimals, &formats[0]))
+            .collect(),
+    };
     let bar_label_w = bar_labels
         .iter()
         .map(|l| text_width(l, family, ts, false))

@@ -44,6 +44,13 @@ fn axes_of(panel: &PanelScene) -> PinnedAxes {
         .as_ref()
         .map(|d| valued(&d.right_ticks))
         .unwrap_or_default();
+    // A heatmap's values are read on its colour bar.
+    if let Some(h) = &panel.heatmap {
+        return PinnedAxes {
+            value: valued(&h.colorbar.ticks),
+            ..PinnedAxes::default()
+        };
+    }
     if is_xy(panel.kind) {
         PinnedAxes { value: y, x, right }
     } else {

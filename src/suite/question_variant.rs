@@ -106,8 +106,14 @@ impl Env<'_> {
                     continue;
                 }
                 let mut rec = record(&info, severity, applied.params);
+                // A what-if asks another number than its original (the
+                // fact after a change): another fact, not another form.
                 if format {
-                    rec.change = crate::ir::Change::Format;
+                    rec.change = if name == "format_hypothetical" {
+                        crate::ir::Change::Shifted
+                    } else {
+                        crate::ir::Change::Format
+                    };
                 }
                 let mut perts = chart_perts.to_vec();
                 perts.push(rec.clone());
