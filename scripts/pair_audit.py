@@ -118,22 +118,25 @@ def frame_diffs(a, b, axis):
     return out
 
 
+def strings_under(value, wanted):
+    """Every string (or string in a list) at any depth whose key `wanted` accepts."""
+    out = []
+    if isinstance(value, dict):
+        for k, x in value.items():
+            if wanted(k) and isinstance(x, str):
+                out.append(x)
+            elif wanted(k) and isinstance(x, list) and all(isinstance(e, str) for e in x):
+                out.extend(x)
+            else:
+                out.extend(strings_under(x, wanted))
+    elif isinstance(value, list):
+        for x in value:
+            out.extend(strings_under(x, wanted))
+    return out
+
+
 def scene_texts(scene):
-    texts = []
-
-    def walk(v):
-        if isinstance(v, dict):
-            for k, x in v.items():
-                if k in ("text", "label") and isinstance(x, str):
-                    texts.append(x)
-                else:
-                    walk(x)
-        elif isinstance(v, list):
-            for x in v:
-                walk(x)
-
-    walk(scene)
-    return texts
+    return strings_under(scene, lambda k: k in ("text", "label"))
 
 
 def panel_of(item):
@@ -169,23 +172,7 @@ def stating_texts(scene, panel):
 
 
 def named_series(query):
-    out = set()
-
-    def walk(v):
-        if isinstance(v, dict):
-            for k, x in v.items():
-                if "series" in k and isinstance(x, str):
-                    out.add(x)
-                elif "series" in k and isinstance(x, list):
-                    out.update(s for s in x if isinstance(s, str))
-                else:
-                    walk(x)
-        elif isinstance(v, list):
-            for x in v:
-                walk(x)
-
-    walk(query)
-    return out
+    return set(strings_under(query, lambda k: "series" in k))
 
 
 def contains_token(text, needle):
