@@ -1,4 +1,4 @@
-//! Clutter: a source footnote, a watermark and annotations written onto the
+//! Clutter: a remark under the chart, a watermark and annotations written onto the
 //! rendered SVG (the renderer has no annotation hook), each recorded in the
 //! Scene's `extra_text` so descriptive questions see exactly what is drawn.
 //! The texts carry no numbers, so they cannot be mistaken for data.
@@ -15,11 +15,14 @@ use crate::ir::{BBox, MarkKind, Scene, TextBox};
 
 pub struct Clutter;
 
+// Remarks, never a source or a labelled note: a second "Source:" or "Note:"
+// line would print another answer to "what is the source?" or "what does
+// the note say?" beside the chart's own.
 const FOOTNOTES: [&str; 4] = [
-    "Source: internal statistics office",
-    "Source: national survey, compiled by the editors",
-    "Note: figures are provisional and subject to revision",
-    "Source: annual report, see methodology notes",
+    "Figures are provisional and subject to revision",
+    "Totals may not add up because of rounding",
+    "See the methodology for definitions",
+    "The latest period is an early estimate",
 ];
 const WATERMARKS: [&str; 3] = ["DRAFT", "SAMPLE", "CONFIDENTIAL"];
 const ANNOTATIONS: [&str; 5] = [
@@ -204,11 +207,11 @@ impl Perturbation for Clutter {
             stage: Stage::Svg,
             effect: AnswerEffect::Preserving,
             ladder: [
-                "source footnote below the chart",
-                "footnote and a faint watermark",
-                "footnote, faint watermark, one annotation in the plot",
-                "footnote, stronger watermark, two annotations",
-                "footnote, strong watermark, three annotations",
+                "note below the chart and a faint watermark",
+                "note, faint watermark, one annotation in the plot",
+                "note, stronger watermark, two annotations",
+                "note, strong watermark, three annotations",
+                "note, strongest watermark, three annotations",
             ],
         }
     }
@@ -252,10 +255,11 @@ impl Perturbation for Clutter {
             out.text(footnote, x, y, size, "#555555", "");
             footnote
         });
-        let mut watermark = None;
-        if level >= 1 {
+        // A footnote alone is found only by hunting for it: every level
+        // adds a watermark too.
+        let watermark = {
             let text = WATERMARKS[rng.random_range(0..WATERMARKS.len())];
-            let opacity = [0.0, 0.12, 0.12, 0.22, 0.35][level];
+            let opacity = [0.12, 0.12, 0.22, 0.35, 0.45][level];
             let size = (w.min(h) / 6.0).round();
             let tw = width(text, size);
             let (x, top) = ((w - tw) / 2.0, (h - size) / 2.0);
@@ -271,9 +275,9 @@ impl Perturbation for Clutter {
                     h / 2.0
                 ),
             );
-            watermark = Some(text);
-        }
-        let notes = [0, 0, 1, 2, 3][level];
+            Some(text)
+        };
+        let notes = [0, 1, 2, 3, 3][level];
         let mut annotations = Vec::new();
         if notes > 0 {
             let mut occupied = occupied;
@@ -394,8 +398,9 @@ mod tests {
     #[test]
     fn adds_recorded_text_before_the_closing_tag() {
         let (svg, scene) = &charts()[1];
+        // The mildest level: a remark and a watermark.
         let one = Clutter.apply_svg(svg, scene, 1, 3).unwrap();
-        assert_eq!(one.value.extra_text.len(), 1);
+        assert_eq!(one.value.extra_text.len(), 2);
         let five = Clutter.apply_svg(svg, scene, 5, 3).unwrap();
         assert_eq!(five.value.extra_text.len(), 5);
         assert!(five.value.svg.trim_end().ends_with("</svg>"));
