@@ -5,9 +5,10 @@ use image::RgbImage;
 
 pub struct Jpeg;
 
-// Quality 60 and above leaves a chart's flat fills and crisp text looking
-// untouched to a person at normal size: the mildest level is visible.
-const QUALITY: [u8; 5] = [40, 25, 15, 10, 6];
+// Down to quality 40 a chart's flat fills and crisp text look untouched to
+// a person at normal size (outside readers saw no change): the mildest
+// level is one they see.
+const QUALITY: [u8; 5] = [20, 12, 8, 5, 3];
 
 impl Perturbation for Jpeg {
     fn info(&self) -> Info {
@@ -17,11 +18,11 @@ impl Perturbation for Jpeg {
             stage: Stage::Image,
             effect: AnswerEffect::Preserving,
             ladder: [
-                "JPEG quality 40",
-                "JPEG quality 25",
-                "JPEG quality 15",
-                "JPEG quality 10",
-                "JPEG quality 6",
+                "JPEG quality 20",
+                "JPEG quality 12",
+                "JPEG quality 8",
+                "JPEG quality 5",
+                "JPEG quality 3",
             ],
         }
     }

@@ -316,9 +316,15 @@ impl Run<'_> {
             self.id.truncate(mark);
             np = self.np(key, slots)?;
         }
-        // Every draw set a phrase off with a comma: no claim reads well.
-        if self.np_parenthetical {
-            return None;
+        // Every draw set a phrase off with a comma ("the rank of X in Y,
+        // counting from the top"): the aside opens the claim instead, so the
+        // stated value does not run into it.
+        let mut opening = None;
+        if self.np_parenthetical
+            && let Some((head, aside)) = np.rsplit_once(", ")
+        {
+            opening = Some(aside.trim().to_string());
+            np = head.trim_end().to_string();
         }
         // "equals" / "comes to" suit numbers; names and labels take the first ("is") frame.
         // A year that names a category ("the year with the largest gap is
@@ -334,7 +340,10 @@ impl Run<'_> {
         let frame = self.pick_owned("claim", frames)?;
         let mut s = slots.clone();
         s.insert("answer".into(), stated.to_string());
-        let claim = capitalize(&with_np(&frame, &np, &s)?);
+        let claim = match opening {
+            Some(aside) => format!("{}, {}", capitalize(&aside), with_np(&frame, &np, &s)?),
+            None => capitalize(&with_np(&frame, &np, &s)?),
+        };
         // A stated sentence (a note) ends the claim itself: no "..".
         Some(if stated.ends_with(['.', '!', '?']) {
             claim.replace(&format!("{stated}."), stated)

@@ -349,6 +349,11 @@ impl Env<'_> {
                 let mut rec = record(&info, measured, meta.params);
                 rec.params
                     .insert("level".to_string(), serde_json::Value::from(severity));
+                let aids = super::frame::aids_removed(&base.spec, &chart.spec, axis);
+                if !aids.is_empty() {
+                    rec.params
+                        .insert("aids_removed".to_string(), serde_json::Value::from(aids));
+                }
                 let direction =
                     super::direction::measure(base, q, &chart, &new, std::slice::from_ref(&rec));
                 if direction.eases() {

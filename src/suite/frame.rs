@@ -80,6 +80,36 @@ pub(super) fn pin(spec: &mut ChartSpec, base: &Scene) {
     }
 }
 
+/// The reading aids a variant took away besides its declared change (the
+/// ramp of the on/off perturbations: grid lines, tick marks, the closed
+/// frame, axis-line weight), compared on the first panel's style, so the
+/// item's record names them. A theme replaces the whole style: its record
+/// names the theme.
+pub(super) fn aids_removed(base: &ChartSpec, variant: &ChartSpec, axis: &str) -> Vec<&'static str> {
+    let (before, after) = (base.panels(), variant.panels());
+    let (Some(a), Some(b)) = (before.first(), after.first()) else {
+        return Vec::new();
+    };
+    if axis == "theme" {
+        return Vec::new();
+    }
+    let (a, b) = (&a.style, &b.style);
+    let mut out = Vec::new();
+    if a.grid != crate::ir::GridLines::None && b.grid == crate::ir::GridLines::None {
+        out.push("grid");
+    }
+    if a.tick_marks && !b.tick_marks {
+        out.push("tick_marks");
+    }
+    if a.box_frame && !b.box_frame {
+        out.push("closed_frame");
+    }
+    if b.axis_line_width < a.axis_line_width {
+        out.push("axis_weight");
+    }
+    out
+}
+
 /// The categories in the order the marks first show them.
 fn categories(panel: &PanelScene) -> Vec<&str> {
     let mut out: Vec<&str> = Vec::new();

@@ -479,3 +479,39 @@ fn synthesized_tables_give_clean_pairs() {
         ],
     );
 }
+
+/// Nothing to guess from: a model that never sees the chart (the `blind`
+/// baseline, answering from the question's words alone) shows no
+/// significant wording gap on the default fixture suite, with the answer
+/// form's changes reported apart.
+#[test]
+fn a_text_only_baseline_finds_no_wording_gap() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    bin()
+        .arg("generate")
+        .arg(&fixtures)
+        .args(["--seed", "1", "--quiet", "-o"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    bin()
+        .arg("run")
+        .arg(dir.path())
+        .args(["--adapter", "blind", "--name", "blind"])
+        .assert()
+        .success();
+    bin().arg("report").arg(dir.path()).assert().success();
+    let report: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("report/report.json")).unwrap(),
+    )
+    .unwrap();
+    let gaps = report["runs"][0]["gaps"].as_array().unwrap();
+    let gap = |name: &str| gaps.iter().find(|g| g["name"] == name);
+    let wording = gap("modified_question").expect("a wording gap");
+    assert_eq!(wording["change"], "stress");
+    let p = wording["mcnemar_p"].as_f64().unwrap();
+    assert!(p > 0.05, "text-only wording gap is significant: {wording}");
+    let format = gap("modified_question/format").expect("format shifts apart");
+    assert_eq!(format["change"], "format");
+}
