@@ -253,8 +253,17 @@ def audit(suite, examples):
         if it.get("answerable", True) and ans_type in ("number", "text", "year", "choice"):
             # A choice is printed as its option's text, not its letter.
             ans = it["answer"].get("text") if ans_type == "choice" else it["answer_text"]
-            before = any(contains_token(t, ans) for t in stating_texts(oc["scene"], panel_of(o)) if t)
-            after = any(contains_token(t, ans) for t in stating_texts(scene, panel_of(it)) if t)
+            gold = it["answer"].get("value") if ans_type == "number" else None
+
+            def states(t):
+                if gold is None:
+                    return contains_token(t, ans)
+                # A number is stated however it is printed ("1,304,887,562").
+                found = [w.strip(".,").replace(",", "") for w in re.findall(r"[0-9][0-9.,]*", t)]
+                return any(abs(float(w) - gold) <= 1e-9 * max(abs(gold), 1) for w in found if w.replace(".", "", 1).isdigit())
+
+            before = any(states(t) for t in stating_texts(oc["scene"], panel_of(o)) if t)
+            after = any(states(t) for t in stating_texts(scene, panel_of(it)) if t)
             if after and not before and change not in ("easing", "shifted"):
                 fails["prints_answer_not_easing"].append(f"{it['id']} ({p['name']}): {ans!r}")
     report = {

@@ -141,6 +141,9 @@ impl Perturbation for Palette {
         if let Some(m) = map {
             applied = applied.param("colormap", m.name());
         }
+        if level == 4 {
+            applied = applied.param("plot_background", "#eeeeee");
+        }
         Some(applied)
     }
 }

@@ -20,6 +20,9 @@ fn swap(old: &Style, new: &Style) -> Style {
     // theme that turned labels on would ease the task, one that turned them
     // off would be a data_labels change under another name.
     out.data_labels = old.data_labels;
+    // Grid lines are a reading aid: a theme that added them would ease the
+    // reading, one that took them away would be another change.
+    out.grid = old.grid;
     out.value_start = old.value_start;
     out
 }

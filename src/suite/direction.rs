@@ -73,18 +73,11 @@ fn labelled_share(chart: &Chart, q: &Question) -> f64 {
 
 /// Whether text that states values beside the marks (a KPI tile, a note
 /// or annotation on the figure, the question panel's annotation) prints
-/// the question's answer.
+/// the question's answer or the value it is about: a claim's or a what-if's
+/// base value (a tile stating a cell hands over the verdict on a claim
+/// about it), an option's text, compared as numbers where they are numbers
+/// ("1,304,887,562" states 1304887562).
 fn prints_answer(chart: &Chart, q: &Question) -> bool {
-    // What would be printed is the value asked for: an option's text, not
-    // its letter; a verdict is never printed.
-    let answer = match &q.answer {
-        Answer::Choice { text, .. } => text.clone(),
-        Answer::TrueFalse { .. } | Answer::YesNo { .. } | Answer::Unanswerable => return false,
-        other => other.to_text(),
-    };
-    if answer.trim().is_empty() {
-        return false;
-    }
     let scene = &chart.scene;
     let kpis = scene.kpis.iter().flat_map(|k| {
         [Some(&k.value), k.delta.as_ref(), Some(&k.label)]
@@ -99,9 +92,71 @@ fn prints_answer(chart: &Chart, q: &Question) -> bool {
         .filter(|p| p.index == q.query.panel())
         .filter_map(|p| p.annotation.as_ref()?.label.as_ref())
         .map(|t| t.text.as_str());
-    kpis.chain(notes)
-        .chain(annotation)
-        .any(|text| contains_token(text, &answer))
+    let texts: Vec<&str> = kpis.chain(notes).chain(annotation).collect();
+    stated_values(chart, q)
+        .iter()
+        .any(|v| texts.iter().any(|t| v.stated_in(t)))
+}
+
+/// A value a question asks for or is about.
+enum Stated {
+    Number { value: f64, decimals: u8 },
+    Text(String),
+}
+
+impl Stated {
+    fn of(answer: &Answer) -> Option<Stated> {
+        match answer {
+            Answer::Number {
+                value, decimals, ..
+            } => Some(Stated::Number {
+                value: *value,
+                decimals: *decimals,
+            }),
+            Answer::Choice { text, .. } => Some(Stated::Text(text.clone())),
+            Answer::TrueFalse { .. } | Answer::YesNo { .. } | Answer::Unanswerable => None,
+            other => {
+                let text = other.to_text();
+                (!text.trim().is_empty()).then_some(Stated::Text(text))
+            }
+        }
+    }
+
+    fn stated_in(&self, text: &str) -> bool {
+        match self {
+            Stated::Text(t) => contains_token(text, t),
+            Stated::Number { value, decimals } => {
+                let half = 0.5 * 10f64.powi(-i32::from(*decimals));
+                numbers_in(text).any(|x| (x - value).abs() <= half.max(value.abs() * 1e-9))
+            }
+        }
+    }
+}
+
+/// The values `q` asks for or is about: its answer, and the answer of the
+/// query it wraps (a claim's, an option set's, a what-if's base).
+fn stated_values(chart: &Chart, q: &Question) -> Vec<Stated> {
+    if !q.answerable {
+        return Vec::new();
+    }
+    let mut out: Vec<Stated> = Stated::of(&q.answer).into_iter().collect();
+    for inner in [q.query.asked(), q.query.base()] {
+        if inner != &q.query
+            && let Ok(answer) = crate::query::execute(inner, &chart.spec, &chart.scene)
+        {
+            out.extend(Stated::of(&answer));
+        }
+    }
+    out
+}
+
+/// Every number printed in `text` ("1,304,887,562", "0.118", "-3.5%").
+fn numbers_in(text: &str) -> impl Iterator<Item = f64> + '_ {
+    text.split(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | ',' | '-')))
+        .filter_map(|w| {
+            let w = w.trim_matches(|c| c == ',' || c == '.');
+            w.replace(',', "").parse::<f64>().ok()
+        })
 }
 
 /// `needle` occurs in `text` not as part of a longer word or number.
@@ -114,7 +169,7 @@ fn contains_token(text: &str, needle: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::contains_token;
+    use super::{contains_token, numbers_in};
 
     #[test]
     fn tokens_do_not_match_inside_longer_numbers_or_words() {
@@ -122,5 +177,15 @@ mod tests {
         assert!(contains_token("+12%", "12"));
         assert!(!contains_token("2012", "12"));
         assert!(!contains_token("Germanys", "Germany"));
+    }
+
+    #[test]
+    fn printed_numbers_are_read_with_their_separators() {
+        let got: Vec<f64> = numbers_in("Highest Population: China 1,304,887,562").collect();
+        assert_eq!(got, vec![1_304_887_562.0]);
+        let got: Vec<f64> = numbers_in("Peak Disease: 1855-01-01 2,761").collect();
+        assert!(got.contains(&2761.0));
+        let got: Vec<f64> = numbers_in("Highest 10000 to 14999: Puerto Rico 0.118.").collect();
+        assert!(got.contains(&0.118));
     }
 }

@@ -217,6 +217,13 @@ fn has_token(hay: &str, needle: &str) -> bool {
         })
 }
 
+/// The numbers printed in a text, thousands separators dropped.
+fn numbers(text: &str) -> Vec<f64> {
+    text.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+        .filter_map(|w| w.trim_matches(['.', ',']).replace(',', "").parse().ok())
+        .collect()
+}
+
 fn first_panel(query: &Value) -> u64 {
     match query {
         Value::Object(o) => o
@@ -384,13 +391,19 @@ fn audit(
             } else {
                 s(&it["answer_text"])
             };
+            // A number is stated however it is printed ("1,304,887,562").
+            let gold = it["answer"]["value"].as_f64().filter(|_| kind == "number");
+            let states = |t: &String| match gold {
+                Some(g) => numbers(t)
+                    .iter()
+                    .any(|x| (x - g).abs() <= 1e-9 * g.abs().max(1.0)),
+                None => has_token(t, answer),
+            };
             let panel = first_panel(&it["query"]);
             let before = stating_texts(base, first_panel(&origin["query"]))
                 .iter()
-                .any(|t| has_token(t, answer));
-            let after = stating_texts(scene, panel)
-                .iter()
-                .any(|t| has_token(t, answer));
+                .any(states);
+            let after = stating_texts(scene, panel).iter().any(states);
             if after && !before && !matches!(change, "easing" | "shifted") {
                 fails
                     .entry("prints_answer_not_easing")
