@@ -9,6 +9,8 @@
 pub mod bank;
 mod context;
 mod grammar;
+/// Whole-word search, also used to tell whether a chart's text states an answer.
+pub(crate) use grammar::names_word;
 mod noisy;
 pub mod slots;
 mod visual;

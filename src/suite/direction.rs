@@ -9,6 +9,7 @@ use super::pipeline::Chart;
 use crate::ir::{Answer, Perturbation as Applied};
 use crate::questions::Question;
 use crate::reader::{View, precision};
+use crate::realize::names_word;
 
 /// A reading at most this fraction of the original's width is easier: a
 /// change of a few percent is a plot area a few pixels larger, not a task
@@ -39,6 +40,22 @@ pub(super) fn measure(
     twin: &Question,
     perts: &[Applied],
 ) -> Direction {
+    Direction {
+        reading_change: reading_change(base, q, chart, twin, perts),
+        more_labels: labelled_share(chart, twin) > labelled_share(base, q) + 1e-9,
+        prints_answer: prints_answer(chart, twin) && !prints_answer(base, q),
+    }
+}
+
+/// The measured reading change alone: what a twin records when nothing
+/// else of its direction is decided (a reworded question on the same chart).
+pub(super) fn reading_change(
+    base: &Chart,
+    q: &Question,
+    chart: &Chart,
+    twin: &Question,
+    perts: &[Applied],
+) -> f64 {
     let before = precision::widths(
         &q.query,
         &base.spec,
@@ -51,11 +68,7 @@ pub(super) fn measure(
         &chart.scene,
         &View::for_item(perts, twin.paragraph.is_some()),
     );
-    Direction {
-        reading_change: precision::change(&before, &after),
-        more_labels: labelled_share(chart, twin) > labelled_share(base, q) + 1e-9,
-        prints_answer: prints_answer(chart, twin) && !prints_answer(base, q),
-    }
+    precision::change(&before, &after)
 }
 
 /// Share of the question's panel marks that print their value.
@@ -124,7 +137,7 @@ impl Stated {
 
     fn stated_in(&self, text: &str) -> bool {
         match self {
-            Stated::Text(t) => contains_token(text, t),
+            Stated::Text(t) => names_word(text, t),
             Stated::Number { value, decimals } => {
                 let half = 0.5 * 10f64.powi(-i32::from(*decimals));
                 numbers_in(text).any(|x| (x - value).abs() <= half.max(value.abs() * 1e-9))
@@ -159,17 +172,10 @@ fn numbers_in(text: &str) -> impl Iterator<Item = f64> + '_ {
         })
 }
 
-/// `needle` occurs in `text` not as part of a longer word or number.
-fn contains_token(text: &str, needle: &str) -> bool {
-    let inside = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric());
-    text.match_indices(needle).any(|(at, _)| {
-        !inside(text[..at].chars().next_back()) && !inside(text[at + needle.len()..].chars().next())
-    })
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{contains_token, numbers_in};
+    use super::numbers_in;
+    use crate::realize::names_word as contains_token;
 
     #[test]
     fn tokens_do_not_match_inside_longer_numbers_or_words() {

@@ -561,7 +561,7 @@ impl Env<'_> {
                 }
             };
         let reading_change = |chart: &Chart, q: &Question, perts: &[Applied]| {
-            super::direction::measure(o.chart, &o.q, chart, q, perts).reading_change
+            super::direction::reading_change(o.chart, &o.q, chart, q, perts)
         };
         if sets.contains(&SetName::ModifiedChart)
             && let Some(variant) = self.chart_variant(
