@@ -24,9 +24,9 @@ pub use scene::{
     Scene, Spoke, StatScene, TextBox, Tick,
 };
 pub use spec::{
-    Align, Annotation, AnnotationMark, ChartKind, ChartSpec, Colormap, DashboardPanel, DateStyle,
-    Furniture, GridLines, KpiTile, Layout, LegendOrder, LegendPlacement, NamedColor, NumberStyle,
-    PanelSpec, PinnedAxes, Style, TitlePlacement,
+    Align, Annotation, AnnotationMark, AxisSpans, ChartKind, ChartSpec, Colormap, DashboardPanel,
+    DateStyle, Furniture, GridLines, KpiTile, Layout, LegendOrder, LegendPlacement, NamedColor,
+    NumberStyle, PanelSpec, PinnedAxes, Style, TitlePlacement,
 };
 pub use suite::{ChartRecord, SuiteManifest};
 pub use table::{Cell, Column, ColumnType, NumberFormat, Table, TableMeta};

@@ -584,6 +584,22 @@ pub struct PinnedAxes {
     /// A dual-axis chart's right axis.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub right: Vec<(f64, String)>,
+    /// Where no ticks are pinned: the span (first to last printed tick) of
+    /// the value, x and right axes, to print again at another density.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spans: Option<AxisSpans>,
+}
+
+/// First and last printed tick of each numeric axis, kept at another tick
+/// density.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct AxisSpans {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<(f64, f64)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x: Option<(f64, f64)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub right: Option<(f64, f64)>,
 }
 
 impl PanelSpec {

@@ -2,7 +2,7 @@
 //! x, grouped ↔ stacked, bar → pie only for shares of a whole. What the kind
 //! shows changes (descriptive answers), so the answer is recomputed.
 
-use super::util::ramp_axis;
+use super::util::ramp;
 use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
 use crate::ir::{ChartKind, ChartSpec, ColumnType, PanelSpec};
 
@@ -23,7 +23,7 @@ pub(super) fn swapped(
         3 => 2,
         _ => 4,
     };
-    let mut out = super::restyle(spec, |s| ramp_axis(s, ramp_level));
+    let mut out = super::restyle(spec, |s| ramp(s, ramp_level));
     let target = out.panels_mut().into_iter().next()?;
     let options = candidates(target);
     let last = options.len().checked_sub(1)?;

@@ -5,7 +5,7 @@
 //! value axis keeps its number format and grid (the renderer turns the grid
 //! with the value axis).
 
-use super::util::ramp_axis;
+use super::util::ramp;
 use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
 use crate::ir::{ChartKind, ChartSpec};
 
@@ -40,7 +40,7 @@ impl Perturbation for Orientation {
         _ctx: &ChartContext<'_>,
     ) -> Option<Applied<ChartSpec>> {
         let level = super::level("orientation", severity).ok()?;
-        let mut out = super::restyle(spec, |s| ramp_axis(s, level));
+        let mut out = super::restyle(spec, |s| ramp(s, level));
         let mut swapped = None;
         for panel in out.panels_mut() {
             let new = match panel.kind {

@@ -123,7 +123,10 @@ impl Perturbation for Subplots {
         } else {
             (rows, cols)
         };
-        let out = crate::spec::grid(rows, cols, panels, &spec.style, spec.title.clone()).ok()?;
+        let mut out =
+            crate::spec::grid(rows, cols, panels, &spec.style, spec.title.clone()).ok()?;
+        // The chart's own source line stays under the grid.
+        out.source_line = spec.source_line.clone();
         let mut applied = Applied::new(out)
             .param("rows", rows)
             .param("cols", cols)

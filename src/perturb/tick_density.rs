@@ -1,13 +1,15 @@
-//! Tick density: the number of value-axis ticks, further from the default with
-//! each level. Applies only when the set of printed numeric ticks changes.
+//! Tick density: fewer value-axis ticks over the same span with each level
+//! (more ticks would make the reading easier, not harder). Applies only when
+//! the axes print fewer ticks on the same scale (the same range, every tick
+//! where the original would place it) and every mark still fits the plot.
 
-use super::util::{drawn, numeric_tick_labels};
+use super::util::{drawn, keep_spans, marks_outside, numeric_tick_labels};
 use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
 use crate::ir::ChartSpec;
 
 pub struct TickDensity;
 
-const COUNTS: [u32; 5] = [8, 4, 12, 3, 2];
+const COUNTS: [u32; 5] = [5, 4, 3, 3, 2];
 
 impl Perturbation for TickDensity {
     fn info(&self) -> Info {
@@ -17,10 +19,10 @@ impl Perturbation for TickDensity {
             stage: Stage::Spec,
             effect: AnswerEffect::Preserving,
             ladder: [
-                "about 8 value ticks (only where the printed ticks change)",
+                "about 5 value ticks over the same span (only where fewer print)",
                 "about 4 value ticks",
-                "about 12 value ticks",
                 "about 3 value ticks",
+                "about 3 value ticks, the coarsest even step",
                 "about 2 value ticks",
             ],
         }
@@ -50,15 +52,76 @@ impl Perturbation for TickDensity {
         {
             return None;
         }
-        let out = super::restyle(spec, |s| s.tick_count = count);
-        if out == *spec {
+        let restyled = super::restyle(spec, |s| s.tick_count = count);
+        if restyled == *spec {
             return None;
         }
+        // The same axes at another density: each keeps its printed range.
         let (_, before) = drawn(spec)?;
+        let out = keep_spans(&restyled, &before);
         let (_, after) = drawn(&out)?;
+        let fewer = before
+            .panels
+            .iter()
+            .zip(&after.panels)
+            .any(|(a, b)| numeric_ticks(b) < numeric_ticks(a))
+            && before
+                .panels
+                .iter()
+                .zip(&after.panels)
+                .all(|(a, b)| numeric_ticks(b) <= numeric_ticks(a));
         let changed = numeric_tick_labels(&after) != numeric_tick_labels(&before);
-        changed.then(|| Applied::new(out).param("tick_count", count))
+        (changed
+            && fewer
+            && same_scale(&before, &after)
+            && marks_outside(&after) <= marks_outside(&before))
+        .then(|| Applied::new(out).param("tick_count", count))
     }
+}
+
+fn numeric_ticks(p: &crate::ir::PanelScene) -> usize {
+    p.x_ticks
+        .iter()
+        .chain(&p.y_ticks)
+        .filter(|t| t.value.is_some())
+        .count()
+}
+
+/// Whether every numeric axis keeps its range: each tick of `after` sits
+/// where `before`'s ticks place its value, as a share of the plot area
+/// (which may grow a few pixels where an end label no longer prints).
+fn same_scale(before: &crate::ir::Scene, after: &crate::ir::Scene) -> bool {
+    let along = |p: &crate::ir::PanelScene, x: bool, pos: f32| {
+        let a = &p.plot_area;
+        if x {
+            f64::from((pos - a.x) / a.w.max(1.0))
+        } else {
+            f64::from((pos - a.y) / a.h.max(1.0))
+        }
+    };
+    let valued = |p: &crate::ir::PanelScene, x: bool| -> Vec<(f64, f64)> {
+        let ticks = if x { &p.x_ticks } else { &p.y_ticks };
+        ticks
+            .iter()
+            .filter_map(|t| t.value.map(|v| (v, along(p, x, t.pos))))
+            .collect()
+    };
+    let keeps = |a: &crate::ir::PanelScene, b: &crate::ir::PanelScene, x: bool| {
+        let (before, after) = (valued(a, x), valued(b, x));
+        match (before.first(), before.last()) {
+            _ if before.is_empty() && after.is_empty() => true,
+            (Some(&(v0, f0)), Some(&(v1, f1))) if v1 > v0 => after
+                .iter()
+                .all(|(v, f)| (f0 + (v - v0) / (v1 - v0) * (f1 - f0) - f).abs() <= 0.01),
+            _ => false,
+        }
+    };
+    before.panels.len() == after.panels.len()
+        && before
+            .panels
+            .iter()
+            .zip(&after.panels)
+            .all(|(a, b)| keeps(a, b, true) && keeps(a, b, false))
 }
 
 #[cfg(test)]

@@ -1,20 +1,22 @@
-//! Tick format: numbers printed plain, short (1k) or scientific (1e3).
-//! Applies only to panels with a numeric axis whose printed tick labels the
-//! new format really changes (below 1,000 "plain" and "thousands" print the
-//! same; pies have no numeric axis).
+//! Tick format: numbers printed short (1k) or scientific (1e3). Applies
+//! only to panels with a numeric axis where most printed tick labels change
+//! visibly (dropping the thousands separators, or "0.0" becoming "0", is a
+//! change people miss; pies have no numeric axis).
 
-use super::util::{drawn, numeric_tick_labels};
+use super::util::{drawn, numeric_tick_labels, numeric_ticks, ramp};
 use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
 use crate::ir::{ChartSpec, NumberStyle};
 
 pub struct TickFormat;
 
-const LEVELS: [(NumberStyle, Option<u32>); 5] = [
-    (NumberStyle::Plain, None),
-    (NumberStyle::Short, None),
-    (NumberStyle::Scientific, None),
-    (NumberStyle::Short, Some(4)),
-    (NumberStyle::Scientific, Some(3)),
+/// The format, and how many reading aids the upper levels also take away
+/// ([`ramp`]: grid, then tick marks); the tick values never change.
+const LEVELS: [(NumberStyle, usize); 5] = [
+    (NumberStyle::Short, 0),
+    (NumberStyle::Scientific, 0),
+    (NumberStyle::Short, 1),
+    (NumberStyle::Scientific, 1),
+    (NumberStyle::Scientific, 2),
 ];
 
 impl Perturbation for TickFormat {
@@ -25,11 +27,11 @@ impl Perturbation for TickFormat {
             stage: Stage::Spec,
             effect: AnswerEffect::Preserving,
             ladder: [
-                "plain numbers (1000) instead of separators (1,000); only where a tick label changes",
-                "short numbers (1k, 2.5M)",
+                "short numbers (1k, 2.5M); only where most tick labels visibly change",
                 "scientific numbers (1e3)",
-                "short numbers, about 4 ticks",
-                "scientific numbers, about 3 ticks",
+                "short numbers, no grid",
+                "scientific numbers, no grid",
+                "scientific numbers, no grid or tick marks",
             ],
         }
     }
@@ -50,11 +52,15 @@ impl Perturbation for TickFormat {
         severity: u8,
         _ctx: &ChartContext<'_>,
     ) -> Option<Applied<ChartSpec>> {
-        let (mut style, ticks) = LEVELS[super::level("tick_format", severity).ok()?];
+        let (mut style, aids) = LEVELS[super::level("tick_format", severity).ok()?];
         let current = spec.panels().first()?.style.number_style;
         if style == current {
-            // Already printed that way: use the separators style instead.
-            style = NumberStyle::Thousands;
+            // Already printed that way: the other compact style.
+            style = if current == NumberStyle::Short {
+                NumberStyle::Scientific
+            } else {
+                NumberStyle::Short
+            };
         }
         // The format alone must change some printed tick label; a new tick
         // count on top of it is not what this perturbation is about.
@@ -65,14 +71,15 @@ impl Perturbation for TickFormat {
         }
         let reformatted = super::restyle(spec, |s| s.number_style = style);
         let (_, after) = drawn(&reformatted)?;
-        if numeric_tick_labels(&after) == was {
+        // Another format of the same ticks: labels change, values do not,
+        // and enough to see ("300,000" → "300000" on every tick, or "0.0" →
+        // "0" on two of six, is missed by a person looking).
+        if !visibly_reformatted(&was, &numeric_tick_labels(&after))
+            || tick_values(&after) != tick_values(&before)
+        {
             return None;
         }
-        let out = super::restyle(&reformatted, |s| {
-            if let Some(t) = ticks {
-                s.tick_count = t;
-            }
-        });
+        let out = super::restyle(&reformatted, |s| ramp(s, aids));
         (out != *spec).then(|| {
             Applied::new(out).param(
                 "number_style",
@@ -82,10 +89,67 @@ impl Perturbation for TickFormat {
     }
 }
 
+/// Whether at least half the printed tick labels change, by two or more
+/// characters on average (what differs between the common start and end).
+fn visibly_reformatted(before: &[Vec<&str>], after: &[Vec<&str>]) -> bool {
+    let pairs: Vec<(&str, &str)> = before
+        .iter()
+        .zip(after)
+        .flat_map(|(a, b)| a.iter().copied().zip(b.iter().copied()))
+        .collect();
+    let edits: Vec<usize> = pairs
+        .iter()
+        .filter(|(a, b)| a != b)
+        .map(|(a, b)| {
+            let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+            let head = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+            let tail = a[head..]
+                .iter()
+                .rev()
+                .zip(b[head..].iter().rev())
+                .take_while(|(x, y)| x == y)
+                .count();
+            (a.len() - head - tail).max(b.len() - head - tail)
+        })
+        .collect();
+    !pairs.is_empty()
+        && edits.len() * 2 > pairs.len()
+        && edits.iter().sum::<usize>() >= 2 * edits.len()
+}
+
+fn tick_values(scene: &crate::ir::Scene) -> Vec<Vec<Option<u64>>> {
+    numeric_ticks(scene)
+        .into_iter()
+        .map(|ticks| {
+            ticks
+                .into_iter()
+                .map(|t| t.value.map(f64::to_bits))
+                .collect()
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::perturb::util::testing;
+
+    #[test]
+    fn only_a_change_a_person_sees() {
+        let v = |l: &[&'static str]| vec![l.to_vec()];
+        assert!(!visibly_reformatted(
+            &v(&["0", "100,000", "200,000", "300,000"]),
+            &v(&["0", "100000", "200000", "300000"])
+        ));
+        assert!(!visibly_reformatted(
+            &v(&["0.0", "0.5", "1.0", "1.5", "2.0", "2.5"]),
+            &v(&["0", "0.5", "1", "1.5", "2", "2.5"])
+        ));
+        assert!(visibly_reformatted(
+            &v(&["0", "1,000,000", "2,000,000"]),
+            &v(&["0", "1M", "2M"])
+        ));
+    }
 
     #[test]
     fn only_where_a_printed_tick_changes() {
@@ -94,9 +158,8 @@ mod tests {
             themes: &[],
             distractors: &[],
         };
-        // Ticks 0..8: plain and thousands print alike, short too.
+        // Ticks 0..8 print alike in the short style.
         assert!(TickFormat.apply_spec(&testing::bar(), 1, &ctx).is_none());
-        assert!(TickFormat.apply_spec(&testing::bar(), 2, &ctx).is_none());
         let big = testing::single(
             testing::table("big", &[("Sales", &[3000.0, 5200.0, 2100.0])], false),
             crate::ir::ChartKind::Bar,

@@ -60,8 +60,9 @@ pub fn ramp(style: &mut Style, level: usize) {
     }
 }
 
-/// [`ramp`]'s reading aids for perturbations that are about the axes
-/// (and so may redraw its ticks): fewer value ticks at the upper levels.
+/// [`ramp`]'s reading aids for perturbations that are about the value axis
+/// (its start, its scale) and so redraw its ticks: fewer value ticks at the
+/// upper levels.
 pub fn ramp_axis(style: &mut Style, level: usize) {
     if level >= 1 {
         style.grid = GridLines::None;
@@ -83,6 +84,62 @@ pub fn ramp_axis(style: &mut Style, level: usize) {
 /// side legend put on top of a narrow panel, direct labels only on lines).
 pub fn drawn(spec: &ChartSpec) -> Option<(String, Scene)> {
     crate::render::render_svg(spec).ok()
+}
+
+/// `spec` with every panel's numeric axes held to the spans `scene` printed
+/// (first to last tick), so a change of tick density keeps each axis's range.
+pub fn keep_spans(spec: &ChartSpec, scene: &Scene) -> ChartSpec {
+    let mut out = spec.clone();
+    let span = |ticks: &[crate::ir::Tick]| -> Option<(f64, f64)> {
+        let values: Vec<f64> = ticks.iter().filter_map(|t| t.value).collect();
+        let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        (values.len() >= 2 && lo < hi).then_some((lo, hi))
+    };
+    let mut panels = out.panels_mut();
+    if panels.len() != scene.panels.len() {
+        return out;
+    }
+    for (panel, drawn) in panels.iter_mut().zip(&scene.panels) {
+        let (y, x) = (span(&drawn.y_ticks), span(&drawn.x_ticks));
+        let xy = matches!(drawn.kind, ChartKind::Scatter | ChartKind::Bubble);
+        let spans = crate::ir::AxisSpans {
+            value: if xy { y } else { y.or(x) },
+            x: if xy { x } else { None },
+            right: drawn.dual_axis.as_ref().and_then(|d| span(&d.right_ticks)),
+        };
+        if spans != crate::ir::AxisSpans::default() {
+            panel.pinned = Some(crate::ir::PinnedAxes {
+                spans: Some(spans),
+                ..crate::ir::PinnedAxes::default()
+            });
+        }
+    }
+    drop(panels);
+    out
+}
+
+/// How many bars, points and lines of the drawing reach outside their plot
+/// area (a span read off labels that left out an end cuts marks off).
+pub fn marks_outside(scene: &crate::ir::Scene) -> usize {
+    const SLACK: f32 = 1.5;
+    scene
+        .panels
+        .iter()
+        .map(|p| {
+            let a = &p.plot_area;
+            p.marks
+                .iter()
+                .filter(|m| {
+                    let b = &m.bbox;
+                    b.x < a.x - SLACK
+                        || b.y < a.y - SLACK
+                        || b.x + b.w > a.x + a.w + SLACK
+                        || b.y + b.h > a.y + a.h + SLACK
+                })
+                .count()
+        })
+        .sum()
 }
 
 /// Whether some panel of the drawing shows a legend.
@@ -143,9 +200,8 @@ fn union(a: BBox, b: BBox) -> BBox {
     }
 }
 
-/// Printed labels of the numeric ticks (either axis) per panel: what a tick
-/// perturbation must change to be visible.
-pub fn numeric_tick_labels(scene: &Scene) -> Vec<Vec<&str>> {
+/// The numeric ticks (either axis) per panel.
+pub fn numeric_ticks(scene: &Scene) -> Vec<Vec<&crate::ir::Tick>> {
     scene
         .panels
         .iter()
@@ -154,9 +210,17 @@ pub fn numeric_tick_labels(scene: &Scene) -> Vec<Vec<&str>> {
                 .iter()
                 .chain(&p.y_ticks)
                 .filter(|t| t.value.is_some())
-                .map(|t| t.label.as_str())
                 .collect()
         })
+        .collect()
+}
+
+/// Printed labels of the numeric ticks (either axis) per panel: what a tick
+/// perturbation must change to be visible.
+pub fn numeric_tick_labels(scene: &Scene) -> Vec<Vec<&str>> {
+    numeric_ticks(scene)
+        .into_iter()
+        .map(|ticks| ticks.into_iter().map(|t| t.label.as_str()).collect())
         .collect()
 }
 

@@ -34,7 +34,8 @@ pub struct QuestionOptions {
     pub types: Vec<QuestionType>,
     /// Family names to draw from; empty = all.
     pub families: Vec<String>,
-    /// Share of factoid slots turned into unanswerable questions.
+    /// Share of questions about data (any type but descriptive) turned into
+    /// unanswerable ones.
     pub unanswerable_share: f64,
 }
 
@@ -94,6 +95,18 @@ pub fn generate(
             &balance,
             (fact_offset, letter_offset),
         );
+        // Any type of question about data may come out unanswerable, in the
+        // same share, so the type does not tell (descriptive questions ask
+        // about the chart itself and have no absent entity).
+        let built = built.map(|q| {
+            let roll = seed::rng(item_seed, &[chart_id, "unanswerable"])
+                .random_bool(opts.unanswerable_share.clamp(0.0, 1.0));
+            if roll && q.answerable && q.question_type != QuestionType::Descriptive {
+                unanswerable_variant(&q, spec, scene, item_seed).unwrap_or(q)
+            } else {
+                q
+            }
+        });
         if let Some(q) = built {
             let key = format!(
                 "{}|{}",
@@ -102,7 +115,10 @@ pub fn generate(
             );
             // Balance counts only what is kept, so dropped duplicates do not skew it.
             if seen.insert(key) {
+                // An unanswerable variant has no letter or truth: the next
+                // question takes the one it left.
                 match q.question_type {
+                    _ if !q.answerable => {}
                     QuestionType::MultipleChoice => balance.mcq += 1,
                     QuestionType::FactCheck => {
                         *balance.fact.entry(q.family.clone()).or_default() += 1
@@ -293,9 +309,21 @@ fn descriptive_query(
     None
 }
 
-/// Share of factoid questions about a chart with a known source that ask
+/// Share of descriptive questions about a chart with a known source that ask
 /// for it.
 const SOURCE_QUESTION_SHARE: f64 = 0.08;
+
+/// How much less often the source is asked of a chart that does not print
+/// it: unanswerable source questions then make about the share of their
+/// family that unanswerable questions make of the others, so the words
+/// "the source" do not tell.
+const UNPRINTED_SOURCE_RATE: f64 = 0.15;
+
+/// How often, relative to the unanswerable share, a descriptive slot asks
+/// for a subtitle, note or source the chart does not print: the selection
+/// favours them when it owes descriptive questions an unanswerable one, so
+/// a full rate would make most of those families unanswerable.
+const ABSENT_FURNITURE_RATE: f64 = 0.3;
 /// How often an annotated chart's factoid asks about each of its annotation's
 /// families: annotations are few, so their questions come often where drawn.
 const ANNOTATION_QUESTION_SHARE: f64 = 0.25;
@@ -680,37 +708,6 @@ fn build(
     let mut rng = seed::rng(item_seed, &[chart_id, ty.name()]);
     match ty {
         QuestionType::Factoid => {
-            // "What is the source?" of charts whose table names one: answerable
-            // where the chart prints it, unanswerable where it does not, in the
-            // shares the suite draws source lines. Its own random stream, so the
-            // other questions do not depend on it.
-            if allowed(opts, "source")
-                && names_a_source(spec)
-                && seed::rng(item_seed, &[chart_id, "source"]).random_bool(SOURCE_QUESTION_SHARE)
-            {
-                let query = Query::Source { panel: 0 };
-                return finalize(query, ty, spec, scene, item_seed, "canonical");
-            }
-            // "What is the subtitle?" and "What does the note say?" of charts
-            // that print one, each on its own random stream.
-            for (family, query) in [
-                ("subtitle", Query::Subtitle { panel: 0 }),
-                ("note", Query::Note { panel: 0 }),
-            ] {
-                // Asked for by name, they are asked often; else now and then.
-                let share = if opts.families.iter().any(|f| f == family) {
-                    0.5
-                } else {
-                    SOURCE_QUESTION_SHARE
-                };
-                if allowed(opts, family)
-                    && matches!(execute(&query, spec, scene), Ok(Answer::Text { .. }))
-                    && readable(&query, spec, scene)
-                    && seed::rng(item_seed, &[chart_id, family]).random_bool(share)
-                {
-                    return finalize(query, ty, spec, scene, item_seed, "canonical");
-                }
-            }
             // Questions about the annotation a chart draws (never asked of
             // charts without one), each family on its own random stream.
             for query in annotation_queries(spec, scene) {
@@ -768,16 +765,75 @@ fn build(
             }
             let (query, _, _) =
                 answerable_data_query(chart_id, spec, scene, opts, item_seed, pick::DATA_FAMILIES)?;
-            let q = finalize(query, ty, spec, scene, item_seed, "canonical")?;
-            if rng.random_bool(opts.unanswerable_share.clamp(0.0, 1.0)) {
-                // No fallback to "what is the source?": no chart draws one, so
-                // that question was always unanswerable, a shortcut a model
-                // learns from the wording alone.
-                return unanswerable_variant(&q, spec, scene, item_seed).or(Some(q));
-            }
-            Some(q)
+            finalize(query, ty, spec, scene, item_seed, "canonical")
         }
         QuestionType::Descriptive => {
+            // "What is the source?" of charts whose table names one: answerable
+            // where the chart prints it, unanswerable where it does not, in the
+            // shares the suite draws source lines. Its own random stream, so the
+            // other questions do not depend on it.
+            let printed = || {
+                matches!(
+                    execute(&Query::Source { panel: 0 }, spec, scene),
+                    Ok(Answer::Text { .. })
+                )
+            };
+            let share = if printed() {
+                SOURCE_QUESTION_SHARE
+            } else {
+                SOURCE_QUESTION_SHARE * UNPRINTED_SOURCE_RATE
+            };
+            if allowed(opts, "source")
+                && names_a_source(spec)
+                && seed::rng(item_seed, &[chart_id, "source"]).random_bool(share)
+            {
+                let query = Query::Source { panel: 0 };
+                return finalize(query, ty, spec, scene, item_seed, "canonical");
+            }
+            // "What is the subtitle?" and "What does the note say?" of charts
+            // that print one, each on its own random stream.
+            for (family, query) in [
+                ("subtitle", Query::Subtitle { panel: 0 }),
+                ("note", Query::Note { panel: 0 }),
+            ] {
+                // Asked for by name, they are asked often; else now and then.
+                let share = if opts.families.iter().any(|f| f == family) {
+                    0.5
+                } else {
+                    SOURCE_QUESTION_SHARE
+                };
+                if allowed(opts, family)
+                    && matches!(execute(&query, spec, scene), Ok(Answer::Text { .. }))
+                    && readable(&query, spec, scene)
+                    && seed::rng(item_seed, &[chart_id, family]).random_bool(share)
+                {
+                    return finalize(query, ty, spec, scene, item_seed, "canonical");
+                }
+            }
+            // What the subtitle, note or source says, asked of a chart that
+            // prints none: descriptive questions come out unanswerable as
+            // often as the others, so the type does not tell.
+            if seed::rng(item_seed, &[chart_id, "absent furniture"])
+                .random_bool((opts.unanswerable_share * ABSENT_FURNITURE_RATE).clamp(0.0, 1.0))
+            {
+                let absent: Vec<Query> = [
+                    Query::Subtitle { panel: 0 },
+                    Query::Note { panel: 0 },
+                    Query::Source { panel: 0 },
+                ]
+                .into_iter()
+                .filter(|q| {
+                    allowed(opts, family(q))
+                        && matches!(execute(q, spec, scene), Ok(Answer::Unanswerable))
+                })
+                .collect();
+                if let Some(query) = choose(&mut rng, &absent)
+                    && let Some(q) =
+                        finalize(query.clone(), ty, spec, scene, item_seed, "canonical")
+                {
+                    return Some(q);
+                }
+            }
             let (query, _) = descriptive_query(chart_id, spec, scene, opts, item_seed)?;
             finalize(query, ty, spec, scene, item_seed, "canonical")
         }

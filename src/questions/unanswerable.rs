@@ -10,7 +10,7 @@
 use fake::Fake;
 use fake::faker::address::en::CountryName;
 use fake::faker::company::en::{CompanyName, Industry};
-use fake::faker::name::en::{FirstName, LastName};
+use fake::faker::name::en::{FirstName, LastName, Name};
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -103,35 +103,7 @@ const KINDS: &[&[&str]] = &[
         "Pittsburgh",
         "Minneapolis",
     ],
-    &[
-        "London",
-        "Paris",
-        "Berlin",
-        "Madrid",
-        "Rome",
-        "Lisbon",
-        "Oslo",
-        "Stockholm",
-        "Vienna",
-        "Prague",
-        "Warsaw",
-        "Dublin",
-        "Athens",
-        "Helsinki",
-        "Copenhagen",
-        "Brussels",
-        "Delhi",
-        "Dhaka",
-        "Lahore",
-        "Beijing",
-        "Cairo",
-        "Jakarta",
-        "Mexico City",
-        "Karachi",
-        "Lagos",
-        "Manila",
-        "Seoul",
-    ],
+    crate::synth::names::WORLD_CITIES,
     &[
         "Asia Pacific",
         "North America",
@@ -230,9 +202,8 @@ fn fake_category(
         let c: String = if has(&["country", "nation"]) {
             CountryName().fake_with_rng(rng)
         } else if has(&["city", "town", "capital"]) {
-            // Real cities read like a question someone would ask.
-            let cities = KINDS[6];
-            cities[rng.random_range(0..cities.len())].to_string()
+            // Drawn as the synthesized tables draw theirs, real or invented.
+            crate::synth::names::city(rng)
         } else if has(&[
             "company",
             "firm",
@@ -253,8 +224,20 @@ fn fake_category(
                 .to_string();
             let maker: String = LastName().fake_with_rng(rng);
             format!("{maker} {noun}")
-        } else if has(&["name", "person", "player", "employee", "student", "author"]) {
-            FirstName().fake_with_rng(rng)
+        } else if has(&[
+            "person",
+            "player",
+            "employee",
+            "student",
+            "author",
+            "representative",
+        ]) {
+            // A name like the ones drawn: full names beside full names.
+            if cats.iter().all(|c| c.contains(' ')) {
+                Name().fake_with_rng(rng)
+            } else {
+                FirstName().fake_with_rng(rng)
+            }
         } else {
             return None;
         };
@@ -388,21 +371,23 @@ fn swap_entity(query: &Query, category: Option<&str>, series: Option<&str>) -> O
             }
         }
         Query::PercentChange { series: s, to, .. } => cat(to) || ser(s),
-        // A subset with one category the chart does not show.
+        // A subset with one category the chart does not show, listed in
+        // time order as the chart's own are.
         Query::Aggregate {
             series: s,
             categories,
             ..
-        } => match categories.last_mut() {
-            Some(last) => cat(last) || ser(s),
-            None => ser(s),
-        },
-        Query::ShareSum {
+        }
+        | Query::ShareSum {
             series: s,
             categories,
             ..
         } => match categories.last_mut() {
-            Some(last) => cat(last) || ser(s),
+            Some(last) => {
+                let swapped = cat(last) || ser(s);
+                in_time_order(categories);
+                swapped
+            }
             None => ser(s),
         },
         // Two series: the second one is not drawn.
@@ -428,6 +413,17 @@ fn swap_entity(query: &Query, category: Option<&str>, series: Option<&str>) -> O
         _ => false,
     };
     done.then_some(q)
+}
+
+/// Years (or "YYYY-MM" months) sorted as a chart lays them out; other
+/// names keep their order.
+fn in_time_order(categories: &mut [String]) {
+    let month = |c: &String| c.len() == 7 && c.as_bytes()[4] == b'-';
+    if categories.iter().all(|c| c.parse::<i32>().is_ok()) {
+        categories.sort_by_key(|c| c.parse::<i32>().unwrap_or(0));
+    } else if categories.iter().all(month) {
+        categories.sort();
+    }
 }
 
 /// The series and categories a base query names, to carry a swap over to a

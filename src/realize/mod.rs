@@ -531,10 +531,11 @@ fn options_text(style: &str, options: &[String]) -> String {
         .enumerate()
         .map(|(i, o)| format!("{}) {o}", (b'a' + i as u8) as char))
         .collect();
-    if style == "newline" {
-        format!("\n{}", items.join("\n"))
-    } else {
-        items.join(", ")
+    match style {
+        "newline" => format!("\n{}", items.join("\n")),
+        // As a hurried typist leaves it: no commas between the options.
+        "bare" => items.join(" "),
+        _ => items.join(", "),
     }
 }
 
@@ -542,7 +543,7 @@ fn options_text(style: &str, options: &[String]) -> String {
 /// again for `new`, the same options in another order; None unless the old
 /// block occurs exactly once (a noisy wording may have altered it).
 pub fn reorder_options(text: &str, old: &[String], new: &[String]) -> Option<String> {
-    ["newline", "inline"].into_iter().find_map(|style| {
+    ["newline", "inline", "bare"].into_iter().find_map(|style| {
         let block = options_text(style, old);
         (text.matches(block.as_str()).count() == 1)
             .then(|| text.replacen(block.as_str(), &options_text(style, new), 1))

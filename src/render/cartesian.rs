@@ -12,7 +12,9 @@ use crate::ir::{
     MarkKind, NamedColor, NumberFormat, PanelScene, PanelSpec, Style, TextBox, Tick,
 };
 use crate::spec::dates::IndexDates;
-use crate::spec::format::{decimals_for, format_number, log_ticks, nice_ticks, ticks_from};
+use crate::spec::format::{
+    decimals_for, format_number, log_ticks, nice_ticks, span_ticks, ticks_from,
+};
 
 type Cand = (f32, f32, Align, String);
 
@@ -123,6 +125,26 @@ pub(super) fn pinned_axis(ticks: &[(f64, String)]) -> Option<NumAxis> {
         hi,
         log: false,
         ticks,
+    })
+}
+
+/// A linear axis over exactly an earlier drawing's span, at this style's
+/// tick density.
+pub(super) fn span_axis(
+    span: Option<(f64, f64)>,
+    style: &Style,
+    unit: &NumberFormat,
+) -> Option<NumAxis> {
+    let (lo, hi) = span?;
+    let (ticks, decimals) = span_ticks(lo, hi, style.tick_count)?;
+    Some(NumAxis {
+        lo,
+        hi,
+        log: false,
+        ticks: ticks
+            .into_iter()
+            .map(|t| (t, format_number(t, style.number_style, decimals, unit)))
+            .collect(),
     })
 }
 
@@ -669,9 +691,11 @@ fn draw_once(
         }
     };
     let pinned = panel.pinned.as_ref().filter(|_| !log);
+    let spans = pinned.and_then(|p| p.spans.clone()).unwrap_or_default();
     let value_axis = |plot_len: f32, vlo: f64, vhi: f64| {
         pinned
             .and_then(|p| pinned_axis(&p.value))
+            .or_else(|| span_axis(spans.value, st, &unit))
             .unwrap_or_else(|| value_axis_in(plot_len, vlo, vhi, &unit))
     };
     // The right axis of a dual-axis chart: the line's extent, with the same
@@ -690,6 +714,7 @@ fn draw_once(
         right_extent.map(|(lo, hi)| {
             pinned
                 .and_then(|p| pinned_axis(&p.right))
+                .or_else(|| span_axis(spans.right, st, &series[1].format))
                 .unwrap_or_else(|| value_axis_in(plot_len, lo, hi, &series[1].format))
         })
     };
@@ -702,6 +727,7 @@ fn draw_once(
         Some(
             pinned
                 .and_then(|p| pinned_axis(&p.x))
+                .or_else(|| span_axis(spans.x, st, &series[0].format))
                 .unwrap_or_else(|| num_axis(xlo, xhi, st, false, &series[0].format, false)),
         )
     } else {

@@ -67,7 +67,12 @@ pub fn draw(
             table.id
         )));
     }
-    let (ticks, decimals) = nice_ticks(0.0, hi, st.tick_count.clamp(3, 6));
+    let (ticks, decimals) = panel
+        .pinned
+        .as_ref()
+        .and_then(|p| p.spans.as_ref()?.value)
+        .and_then(|(lo, top)| crate::spec::format::span_ticks(lo, top, st.tick_count.clamp(3, 6)))
+        .unwrap_or_else(|| nice_ticks(0.0, hi, st.tick_count.clamp(3, 6)));
     let max = ticks.last().copied().filter(|m| *m > 0.0).unwrap_or(hi);
     let format = &cols[0].format;
 

@@ -95,7 +95,9 @@ pub fn draw(
         .collect();
     let lo = all.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = all.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let axis = num_axis(lo, hi, st, false, &a.format, false);
+    let spans = panel.pinned.as_ref().and_then(|p| p.spans.clone());
+    let axis = super::cartesian::span_axis(spans.and_then(|s| s.value), st, &a.format)
+        .unwrap_or_else(|| num_axis(lo, hi, st, false, &a.format, false));
 
     let mut scene = PanelScene::blank(frame.index, frame.row, frame.col, panel.kind, &table.id);
     let inner = inset(frame.rect, st.margin as f32);

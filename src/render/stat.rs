@@ -192,7 +192,16 @@ pub fn draw(
                 (a.min(lo), b.max(hi))
             })
     };
-    let (vticks, vdec) = axis_ticks(vlo, vhi, st.tick_count, histogram);
+    // An earlier drawing's span, kept at another tick density.
+    let span = panel.pinned.as_ref().and_then(|p| p.spans.as_ref()?.value);
+    let (vticks, vdec) = span
+        .and_then(|(lo, hi)| crate::spec::format::span_ticks(lo, hi, st.tick_count))
+        .unwrap_or_else(|| axis_ticks(vlo, vhi, st.tick_count, histogram));
+    // The axis spans the kept span, whichever of its multiples print.
+    let (vlo_axis, vhi_axis) = match span {
+        Some((lo, hi)) if vticks.len() >= 2 => (lo, hi),
+        _ => (vticks[0], *vticks.last().unwrap_or(&vhi)),
+    };
     let vfmt = if histogram {
         NumberFormat::default()
     } else {
@@ -223,8 +232,8 @@ pub fn draw(
     };
     scene.plot_area = plot;
     let vscale = Scale {
-        lo: vticks[0],
-        hi: *vticks.last().unwrap_or(&vhi),
+        lo: vlo_axis,
+        hi: vhi_axis,
         a: plot.bottom(),
         b: plot.y,
     };

@@ -147,6 +147,57 @@ pub fn ticks_from(start: f64, hi: f64, count: u32) -> (Vec<f64>, usize) {
     (ticks, decimals)
 }
 
+/// About `count` ticks on an axis that spans exactly `lo` to `hi`: the same
+/// axis at another density. Ticks are the multiples of a nice step (1, 2,
+/// 2.5 or 5 times a power of ten, or a multiple of the span's own step)
+/// inside the span, printed with no more decimals than its ends; the count
+/// nearest the wanted one wins, then a step that keeps both ends printed. None when no step prints two ticks. Returns (ticks, decimals).
+pub fn span_ticks(lo: f64, hi: f64, count: u32) -> Option<(Vec<f64>, usize)> {
+    if !(lo.is_finite() && hi.is_finite() && hi > lo) {
+        return None;
+    }
+    let span = hi - lo;
+    let whole = |x: f64| (x - x.round()).abs() < 1e-6 * x.abs().max(1.0);
+    let target = f64::from(count.clamp(2, 20));
+    let ends = decimals_for(lo).max(decimals_for(hi));
+    let top = span.log10().ceil() as i32;
+    let mut steps: Vec<f64> = Vec::new();
+    for exp in (top - 3)..=top {
+        for m in [1.0, 2.0, 2.5, 4.0, 5.0] {
+            steps.push(m * 10f64.powi(exp));
+        }
+    }
+    steps.extend((1..=20).map(|n| span / f64::from(n)));
+    let ticks_of = |step: f64| -> Vec<f64> {
+        let first = (lo / step - 1e-9).ceil() as i64;
+        let last = (hi / step + 1e-9).floor() as i64;
+        if last - first > MAX_TICKS {
+            return Vec::new();
+        }
+        (first..=last).map(|k| clean(k as f64 * step)).collect()
+    };
+    let (_, _, step) = steps
+        .into_iter()
+        .filter(|s| *s > 0.0 && decimals_for(*s) <= ends)
+        .filter_map(|step| {
+            let ticks = ticks_of(step);
+            (ticks.len() >= 2).then(|| {
+                let keeps_ends = whole(lo / step) && whole(hi / step);
+                (
+                    usize::from(!keeps_ends),
+                    (ticks.len() as f64 - target).abs(),
+                    step,
+                )
+            })
+        })
+        .min_by(|a, b| {
+            a.1.total_cmp(&b.1)
+                .then(a.0.cmp(&b.0))
+                .then(b.2.total_cmp(&a.2))
+        })?;
+    Some((ticks_of(step), decimals_for(step).max(ends)))
+}
+
 /// Decimals needed to print multiples of `step` exactly.
 pub fn decimals_for(step: f64) -> usize {
     (0..=6)
@@ -272,6 +323,27 @@ mod tests {
             format_number(79.425, NumberStyle::Thousands, 2, &u),
             "79.43"
         );
+    }
+
+    #[test]
+    fn another_density_keeps_the_span() {
+        let ticks = |lo, hi, n| span_ticks(lo, hi, n).map(|(t, _)| t);
+        // 0-50 by 10 thinned to about three ticks: by 25, still 0 to 50.
+        assert_eq!(ticks(0.0, 50.0, 3), Some(vec![0.0, 25.0, 50.0]));
+        assert_eq!(ticks(0.0, 8.0, 2), Some(vec![0.0, 8.0]));
+        // A span from -500 has no coarser step through both ends: the axis
+        // keeps its span and prints the multiples of 1,000 inside it.
+        assert_eq!(ticks(-500.0, 2500.0, 3), Some(vec![0.0, 1000.0, 2000.0]));
+        // Denser: 0-400 in about 8 ticks by 50.
+        assert_eq!(
+            ticks(0.0, 400.0, 9),
+            Some((0..=8).map(|i| f64::from(i) * 50.0).collect())
+        );
+        // A step that would print more decimals than the ends is not taken.
+        let (t, d) = span_ticks(0.0, 8.0, 4).unwrap();
+        assert_eq!((t.first(), t.last(), d), (Some(&0.0), Some(&8.0), 0));
+        assert_eq!(span_ticks(5.0, 5.0, 4), None);
+        assert_eq!(span_ticks(f64::NAN, 5.0, 4), None);
     }
 
     #[test]

@@ -24,6 +24,14 @@ pub(super) struct Balance {
     /// Questions selected so far, and how many of them are unanswerable.
     selected: u64,
     unanswerable: u64,
+    /// Unanswerable questions selected per type, so they spread over the
+    /// types as the answerable ones do and no type gives them away.
+    unanswerable_types: BTreeMap<QuestionType, u64>,
+    /// The same per family.
+    unanswerable_families: BTreeMap<String, u64>,
+    /// True and false claims selected per family, so no family's claims
+    /// lean one way.
+    claims: BTreeMap<(String, bool), u64>,
 }
 
 pub(super) const ORIGINAL: &str = SetName::Original.name();
@@ -109,16 +117,35 @@ impl Balance {
         } else {
             0.0
         };
+        let types = if want_unanswerable && !q.answerable {
+            &self.unanswerable_types
+        } else {
+            &self.types
+        };
         let t = pressure(
-            *self.types.get(&q.question_type).unwrap_or(&0),
+            *types.get(&q.question_type).unwrap_or(&0),
             weight(&config.quotas.question_type, q.question_type.name()),
         );
+        let families = if want_unanswerable && !q.answerable {
+            &self.unanswerable_families
+        } else {
+            &self.families
+        };
         let f = pressure(
-            *self.families.get(&q.family).unwrap_or(&0),
+            *families.get(&q.family).unwrap_or(&0),
             weight(&config.quotas.family, &q.family),
         );
-        let p = self.answer_pressure(ORIGINAL, &q.answer);
+        let p = self.answer_pressure(ORIGINAL, &q.answer) + self.claim_pressure(q);
         (u, t, p, f)
+    }
+
+    /// How over-used this truth value already is among the family's claims.
+    fn claim_pressure(&self, q: &Question) -> f64 {
+        let Answer::TrueFalse { value } = q.answer else {
+            return 0.0;
+        };
+        let n = |v: bool| *self.claims.get(&(q.family.clone(), v)).unwrap_or(&0) as f64;
+        n(value) - n(!value)
     }
 
     /// How over-used this yes/no polarity or option letter already is in
@@ -151,6 +178,16 @@ impl Balance {
     fn count(&mut self, q: &Question) {
         self.selected += 1;
         self.unanswerable += u64::from(!q.answerable);
+        if !q.answerable {
+            *self.unanswerable_types.entry(q.question_type).or_default() += 1;
+            *self
+                .unanswerable_families
+                .entry(q.family.clone())
+                .or_default() += 1;
+        }
+        if let Answer::TrueFalse { value } = q.answer {
+            *self.claims.entry((q.family.clone(), value)).or_default() += 1;
+        }
         *self.types.entry(q.question_type).or_default() += 1;
         *self.families.entry(q.family.clone()).or_default() += 1;
         self.count_answer(ORIGINAL, &q.answer);

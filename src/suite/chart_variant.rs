@@ -72,10 +72,39 @@ impl Env<'_> {
                     return Ok(None);
                 };
                 let (mut spec, meta) = applied.split();
+                // The same data in another kind or orientation keeps its
+                // value ticks where every mark still fits on them (stacks
+                // may need a longer axis).
+                if matches!(info.name, "kind_swap" | "kind_swap_new" | "orientation") {
+                    let mut pinned = spec.clone();
+                    if super::frame::pin_value_axis(&mut pinned, &base.scene) {
+                        let chart = render(pinned)?;
+                        if perturb::marks_outside(&chart.scene)
+                            <= perturb::marks_outside(&base.scene)
+                        {
+                            return Ok(Some((chart, meta)));
+                        }
+                    }
+                }
+                let before_pin = spec.clone();
                 if super::frame::keeps_frame(info.axis) {
                     super::frame::pin(&mut spec, &base.scene);
+                } else if let Some(target) = meta.target_panel {
+                    // Among other panels, the asked chart keeps its own axes.
+                    super::frame::pin_panel(&mut spec, target, &base.scene);
                 }
-                Ok(Some((render(spec)?, meta)))
+                let pinned = spec != before_pin;
+                let chart = render(spec)?;
+                // Printed ticks may stop short of the axis (an end label
+                // left out where it would collide): a pin that cuts marks off
+                // is not drawn, and drawn without it the frame would change,
+                // so the perturbation does not apply here.
+                if pinned
+                    && perturb::marks_outside(&chart.scene) > perturb::marks_outside(&base.scene)
+                {
+                    return Ok(None);
+                }
+                Ok(Some((chart, meta)))
             }
             Stage::Svg => {
                 let Some(applied) = pert.apply_svg(&base.svg, &base.scene, severity, seed) else {
@@ -279,6 +308,10 @@ impl Env<'_> {
                     block.drop_item(&format!("undeclared_change:{what}"));
                     continue;
                 }
+                if super::frame::annotation_lost(&base.scene, &chart.scene, info.name) {
+                    block.drop_item("undeclared_change:annotation");
+                    continue;
+                }
                 if super::frame::labels_unchanged(&base.scene, &chart.scene, info.axis) {
                     block.drop_item("no_op");
                     continue;
@@ -300,6 +333,16 @@ impl Env<'_> {
                 if let Some(to) = target {
                     moved.query = perturb::retarget_panel(&q.query, 0, to);
                     let reference = perturb::subplots::panel_reference(&chart.spec, to);
+                    // A reference by title answers a question about the title.
+                    if let crate::ir::Answer::Text { value } = &q.answer
+                        && !value.trim().is_empty()
+                        && reference
+                            .to_lowercase()
+                            .contains(&value.trim().to_lowercase())
+                    {
+                        block.drop_item("reference_states_answer");
+                        continue;
+                    }
                     // The panel is named where the conversation starts.
                     match moved.history.first_mut() {
                         Some(turn) => {

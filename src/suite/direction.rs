@@ -6,7 +6,7 @@
 //! apart from the robustness gap.
 
 use super::pipeline::Chart;
-use crate::ir::{Answer, Perturbation as Applied};
+use crate::ir::{Answer, Perturbation as Applied, Query};
 use crate::questions::Question;
 use crate::reader::{View, precision};
 use crate::realize::names_word;
@@ -160,7 +160,53 @@ fn stated_values(chart: &Chart, q: &Question) -> Vec<Stated> {
             out.extend(Stated::of(&answer));
         }
     }
+    // A printed step of the reading eases it too: the highest value of a
+    // spread, either cell of a difference, ratio or change.
+    for step in operands(q.query.base()) {
+        if let Ok(answer) = crate::query::execute(&step, &chart.spec, &chart.scene) {
+            out.extend(Stated::of(&answer));
+        }
+    }
     out
+}
+
+/// The values a two-step or two-cell question reads on the way to its answer.
+fn operands(query: &Query) -> Vec<Query> {
+    let cell = |panel: usize, c: &crate::ir::query::CellRef| Query::ValueAt {
+        panel,
+        series: c.series.clone(),
+        category: c.category.clone(),
+    };
+    match query {
+        Query::Spread { panel, series } => vec![
+            Query::MaxValue {
+                panel: *panel,
+                series: Some(series.clone()),
+            },
+            Query::MinValue {
+                panel: *panel,
+                series: Some(series.clone()),
+            },
+        ],
+        Query::Difference { panel, a, b } | Query::Ratio { panel, a, b, .. } => {
+            vec![cell(*panel, a), cell(*panel, b)]
+        }
+        Query::PercentChange {
+            panel,
+            series,
+            from,
+            to,
+            ..
+        } => [from, to]
+            .into_iter()
+            .map(|category| Query::ValueAt {
+                panel: *panel,
+                series: series.clone(),
+                category: category.clone(),
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// Every number printed in `text` ("1,304,887,562", "0.118", "-3.5%").
@@ -174,7 +220,25 @@ fn numbers_in(text: &str) -> impl Iterator<Item = f64> + '_ {
 
 #[cfg(test)]
 mod tests {
-    use super::numbers_in;
+    use super::{Query, numbers_in, operands};
+
+    #[test]
+    fn a_spread_reads_the_highest_and_lowest_on_the_way() {
+        let spread = Query::Spread {
+            panel: 0,
+            series: "Gas".into(),
+        };
+        let steps = operands(&spread);
+        assert!(matches!(&steps[0], Query::MaxValue { series: Some(s), .. } if s == "Gas"));
+        assert!(matches!(&steps[1], Query::MinValue { series: Some(s), .. } if s == "Gas"));
+        assert!(
+            operands(&Query::MaxValue {
+                panel: 0,
+                series: None
+            })
+            .is_empty()
+        );
+    }
     use crate::realize::names_word as contains_token;
 
     #[test]

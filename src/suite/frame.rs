@@ -52,12 +52,18 @@ fn axes_of(panel: &PanelScene) -> PinnedAxes {
         };
     }
     if is_xy(panel.kind) {
-        PinnedAxes { value: y, x, right }
+        PinnedAxes {
+            value: y,
+            x,
+            right,
+            spans: None,
+        }
     } else {
         PinnedAxes {
             value: if y.is_empty() { x } else { y },
             x: Vec::new(),
             right,
+            spans: None,
         }
     }
 }
@@ -78,6 +84,64 @@ pub(super) fn pin(spec: &mut ChartSpec, base: &Scene) {
             panel.pinned = Some(axes);
         }
     }
+}
+
+/// Draws panel `index` of `spec` (a grid or dashboard holding the chart
+/// `base` drew alone) on the value axes `base` printed.
+pub(super) fn pin_panel(spec: &mut ChartSpec, index: usize, base: &Scene) {
+    let [drawn] = base.panels.as_slice() else {
+        return;
+    };
+    if let Some(panel) = spec.panels_mut().get_mut(index)
+        && panel.kind == drawn.kind
+    {
+        let axes = axes_of(drawn);
+        if axes != PinnedAxes::default() {
+            panel.pinned = Some(axes);
+        }
+    }
+}
+
+/// Kinds that read values on one linear axis from a zero baseline.
+const LINEAR_VALUE_KINDS: [ChartKind; 8] = [
+    ChartKind::Bar,
+    ChartKind::HorizontalBar,
+    ChartKind::GroupedBar,
+    ChartKind::StackedBar,
+    ChartKind::Line,
+    ChartKind::Area,
+    ChartKind::StackedArea,
+    ChartKind::Lollipop,
+];
+
+/// Draws the single panel of `spec` (the same data in another kind or
+/// orientation) on the value ticks `base` printed, when both kinds read
+/// values on one linear axis. Whether it was pinned.
+pub(super) fn pin_value_axis(spec: &mut ChartSpec, base: &Scene) -> bool {
+    let [drawn] = base.panels.as_slice() else {
+        return false;
+    };
+    let mut panels = spec.panels_mut();
+    let [panel] = panels.as_mut_slice() else {
+        return false;
+    };
+    let axes = axes_of(drawn);
+    let linear = |k: ChartKind| LINEAR_VALUE_KINDS.contains(&k);
+    if !(linear(drawn.kind) && linear(panel.kind)) || drawn.log_y || axes.value.len() < 2 {
+        return false;
+    }
+    // Bars and areas grow from zero: an axis that does not reach it is kept
+    // only for a line.
+    let reaches_zero = axes.value.first().is_some_and(|t| t.0 <= 0.0)
+        && axes.value.last().is_some_and(|t| t.0 >= 0.0);
+    if !reaches_zero && panel.kind != ChartKind::Line {
+        return false;
+    }
+    panel.pinned = Some(PinnedAxes {
+        value: axes.value,
+        ..PinnedAxes::default()
+    });
+    true
 }
 
 /// The reading aids a variant took away besides its declared change (the
@@ -159,6 +223,15 @@ fn printed_values(panel: &PanelScene) -> Vec<(&str, Option<&str>, &str)> {
     out
 }
 
+/// Whether the panel's legend sits inside its plot area (None without a
+/// legend): a legend moved out of the plot or into it is a legend change.
+fn legend_inside(p: &PanelScene) -> Option<bool> {
+    let first = p.legend.first()?;
+    let (a, b) = (&p.plot_area, &first.bbox);
+    let (cx, cy) = (b.x + b.w / 2.0, b.y + b.h / 2.0);
+    Some(cx >= a.x && cx <= a.x + a.w && cy >= a.y && cy <= a.y + a.h)
+}
+
 fn text(b: &Option<crate::ir::TextBox>) -> Option<&str> {
     b.as_ref().map(|b| b.text.as_str())
 }
@@ -190,7 +263,7 @@ pub(super) fn undeclared_change(base: &Scene, variant: &Scene, axis: &str) -> Op
         }
         let legend =
             |p: &PanelScene| -> Vec<String> { p.legend.iter().map(|e| e.label.clone()).collect() };
-        if axis != "legend" && legend(a) != legend(b) {
+        if axis != "legend" && (legend(a) != legend(b) || legend_inside(a) != legend_inside(b)) {
             return Some("legend");
         }
         if axis != "clutter"
@@ -202,6 +275,16 @@ pub(super) fn undeclared_change(base: &Scene, variant: &Scene, axis: &str) -> Op
         }
     }
     None
+}
+
+/// Whether `variant` lost the annotation (reference line, highlight, band,
+/// callout) its single-panel original drew, under any change but the one
+/// that removes it: a kind or orientation that cannot draw it takes away a
+/// printed fact the declaration does not name.
+pub(super) fn annotation_lost(base: &Scene, variant: &Scene, name: &str) -> bool {
+    name != "annotation_removed"
+        && matches!(base.panels.as_slice(), [p] if p.annotation.is_some())
+        && variant.panels.iter().all(|p| p.annotation.is_none())
 }
 
 /// Whether a data-labels change left every printed value as it was (a

@@ -9,7 +9,7 @@ mod dual_axis;
 mod error_bar;
 mod kinds;
 mod measures;
-mod names;
+pub(crate) mod names;
 mod shape;
 mod values;
 mod waterfall;

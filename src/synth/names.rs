@@ -56,11 +56,53 @@ const PRODUCT_TYPES: &[&str] = &[
 
 const PRODUCT_LINES: &[&str] = &["Pro", "Lite", "Max", "Mini", "Plus", "Air", "One", "X"];
 
+/// Real cities; synthesized tables mix them with invented ones, so a real
+/// city's name says nothing about whether a chart shows it.
+pub const WORLD_CITIES: &[&str] = &[
+    "London",
+    "Paris",
+    "Berlin",
+    "Madrid",
+    "Rome",
+    "Lisbon",
+    "Oslo",
+    "Stockholm",
+    "Vienna",
+    "Prague",
+    "Warsaw",
+    "Dublin",
+    "Athens",
+    "Helsinki",
+    "Copenhagen",
+    "Brussels",
+    "Delhi",
+    "Dhaka",
+    "Lahore",
+    "Beijing",
+    "Cairo",
+    "Jakarta",
+    "Mexico City",
+    "Karachi",
+    "Lagos",
+    "Manila",
+    "Seoul",
+];
+
+/// A city as synthesized tables (and the cities they do not show) draw
+/// them: real or invented, even odds.
+pub fn city(rng: &mut SynthRng) -> String {
+    if rng.random_bool(0.5) {
+        WORLD_CITIES[rng.random_range(0..WORLD_CITIES.len())].to_string()
+    } else {
+        CityName().fake_with_rng(rng)
+    }
+}
+
 fn one(rng: &mut SynthRng, entity: Entity) -> String {
     match entity {
         Entity::Country => CountryName().fake_with_rng(rng),
         Entity::Company => CompanyName().fake_with_rng(rng),
-        Entity::City => CityName().fake_with_rng(rng),
+        Entity::City => city(rng),
         Entity::Person => Name().fake_with_rng(rng),
         Entity::Industry => Industry().fake_with_rng(rng),
         Entity::Product => {

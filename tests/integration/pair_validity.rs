@@ -90,6 +90,37 @@ fn value_ticks(panel: &Value) -> Vec<(u64, String)> {
         .collect()
 }
 
+/// Whether every numeric tick of `b` sits where `a`'s ticks place its
+/// value, as a share of the plot area: the same axis range, whatever ticks
+/// print.
+fn same_scale(a: &Value, b: &Value) -> bool {
+    let valued = |p: &Value, axis: &str| -> Vec<(f64, f64)> {
+        let area = &p["plot_area"];
+        let (start, len) = if axis == "x_ticks" {
+            (area["x"].as_f64(), area["w"].as_f64())
+        } else {
+            (area["y"].as_f64(), area["h"].as_f64())
+        };
+        let (start, len) = (start.unwrap_or(0.0), len.unwrap_or(1.0).max(1.0));
+        p[axis]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|t| Some((t["value"].as_f64()?, (t["pos"].as_f64()? - start) / len)))
+            .collect()
+    };
+    ["x_ticks", "y_ticks"].iter().all(|axis| {
+        let (before, after) = (valued(a, axis), valued(b, axis));
+        match (before.first(), before.last()) {
+            _ if before.is_empty() && after.is_empty() => true,
+            (Some(&(v0, f0)), Some(&(v1, f1))) if v1 > v0 => after
+                .iter()
+                .all(|(v, f)| (f0 + (v - v0) / (v1 - v0) * (f1 - f0) - f).abs() <= 0.01),
+            _ => false,
+        }
+    })
+}
+
 fn category_order(panel: &Value) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for m in panel["marks"].as_array().into_iter().flatten() {
@@ -380,6 +411,52 @@ fn audit(
                     .entry("frame_changed")
                     .or_default()
                     .push(format!("{id} ({}): {d:?}", s(&p["name"])));
+            }
+        }
+        // No change but the one that removes it takes an annotation away.
+        if s(&p["name"]) != "annotation_removed"
+            && base_panels.len() == 1
+            && !base_panels[0]["annotation"].is_null()
+            && panels.iter().all(|pn| pn["annotation"].is_null())
+        {
+            fails
+                .entry("annotation_lost")
+                .or_default()
+                .push(format!("{id} ({})", s(&p["name"])));
+        }
+        // A change of tick density keeps each axis's printed range, with
+        // fewer ticks (more would ease the reading).
+        if s(&p["name"]) == "tick_density" && base_panels.len() == panels.len() {
+            *seen.entry("density_pairs").or_default() += 1;
+            for (a, b) in base_panels.iter().zip(panels) {
+                if value_ticks(b).len() > value_ticks(a).len() {
+                    fails
+                        .entry("density_added_ticks")
+                        .or_default()
+                        .push(id.to_string());
+                }
+                if !same_scale(a, b) {
+                    fails
+                        .entry("density_changed_scale")
+                        .or_default()
+                        .push(id.to_string());
+                }
+            }
+        }
+        // Among other panels, the asked chart keeps its own value axes: a
+        // narrower panel may leave out labels that would collide, never
+        // print a tick the original did not.
+        if let Some(target) = p["params"]["target_panel"].as_u64()
+            && let ([alone], Some(placed)) = (base_panels.as_slice(), panels.get(target as usize))
+            && alone["kind"] == placed["kind"]
+        {
+            *seen.entry("target_panel_pairs").or_default() += 1;
+            let (before, after) = (value_ticks(alone), value_ticks(placed));
+            if after.iter().any(|t| !before.contains(t)) || before.first() != after.first() {
+                fails
+                    .entry("target_panel_ticks")
+                    .or_default()
+                    .push(format!("{id} ({})", s(&p["name"])));
             }
         }
         let kind = s(&it["answer"]["type"]);

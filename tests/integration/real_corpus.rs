@@ -639,7 +639,10 @@ fn states(mine: &Mine, text: &str) -> Result<bool, String> {
     Ok(match mine {
         Mine::Num(v, d) => {
             let x = printed_number(t).ok_or_else(|| format!("option {t:?} is not a number"))?;
-            let d = d.unwrap_or_else(|| printed_decimals(t));
+            // Options and claims print as golds do: at most 4 decimals (up
+            // to 6 below 0.01).
+            let most = if v.abs() < 0.01 { 6 } else { 4 };
+            let d = d.map_or_else(|| printed_decimals(t), |d| d.min(most));
             rounds_to(*v, x, d)
         }
         Mine::Label(l) => l.eq_ignore_ascii_case(t),
