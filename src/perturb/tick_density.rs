@@ -3,7 +3,7 @@
 //! the axes print fewer ticks on the same scale (the same range, every tick
 //! where the original would place it) and every mark still fits the plot.
 
-use super::util::{drawn, keep_spans, marks_outside, numeric_tick_labels};
+use super::util::{drawn, keep_spans, marks_outside, numeric_tick_labels, numeric_ticks};
 use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
 use crate::ir::ChartSpec;
 
@@ -60,16 +60,13 @@ impl Perturbation for TickDensity {
         let (_, before) = drawn(spec)?;
         let out = keep_spans(&restyled, &before);
         let (_, after) = drawn(&out)?;
-        let fewer = before
-            .panels
-            .iter()
-            .zip(&after.panels)
-            .any(|(a, b)| numeric_ticks(b) < numeric_ticks(a))
-            && before
-                .panels
-                .iter()
-                .zip(&after.panels)
-                .all(|(a, b)| numeric_ticks(b) <= numeric_ticks(a));
+        let counts = |s: &crate::ir::Scene| -> Vec<usize> {
+            numeric_ticks(s).iter().map(Vec::len).collect()
+        };
+        let (was, now) = (counts(&before), counts(&after));
+        let fewer = was.len() == now.len()
+            && now.iter().zip(&was).all(|(n, w)| n <= w)
+            && now.iter().zip(&was).any(|(n, w)| n < w);
         let changed = numeric_tick_labels(&after) != numeric_tick_labels(&before);
         (changed
             && fewer
@@ -77,14 +74,6 @@ impl Perturbation for TickDensity {
             && marks_outside(&after) <= marks_outside(&before))
         .then(|| Applied::new(out).param("tick_count", count))
     }
-}
-
-fn numeric_ticks(p: &crate::ir::PanelScene) -> usize {
-    p.x_ticks
-        .iter()
-        .chain(&p.y_ticks)
-        .filter(|t| t.value.is_some())
-        .count()
 }
 
 /// Whether every numeric axis keeps its range: each tick of `after` sits

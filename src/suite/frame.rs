@@ -8,7 +8,7 @@
 //! legend and the titles must match wherever the declaration does not name
 //! them. A variant that still differs is not kept.
 
-use crate::ir::{ChartKind, ChartSpec, PanelScene, PinnedAxes, Scene, Tick};
+use crate::ir::{ChartKind, ChartSpec, PanelScene, PanelSpec, PinnedAxes, Scene, Tick};
 
 /// Axes whose perturbations may change the frame: they are about it.
 const FRAME_AXES: [&str; 6] = [
@@ -76,13 +76,18 @@ pub(super) fn pin(spec: &mut ChartSpec, base: &Scene) {
         return;
     }
     for (panel, drawn) in panels.iter_mut().zip(&base.panels) {
-        if panel.kind != drawn.kind {
-            continue;
-        }
-        let axes = axes_of(drawn);
-        if axes != PinnedAxes::default() {
-            panel.pinned = Some(axes);
-        }
+        pin_to(panel, drawn);
+    }
+}
+
+/// Draws `panel` on the value axes `drawn` printed, when it is of the same kind.
+fn pin_to(panel: &mut PanelSpec, drawn: &PanelScene) {
+    if panel.kind != drawn.kind {
+        return;
+    }
+    let axes = axes_of(drawn);
+    if axes != PinnedAxes::default() {
+        panel.pinned = Some(axes);
     }
 }
 
@@ -92,13 +97,8 @@ pub(super) fn pin_panel(spec: &mut ChartSpec, index: usize, base: &Scene) {
     let [drawn] = base.panels.as_slice() else {
         return;
     };
-    if let Some(panel) = spec.panels_mut().get_mut(index)
-        && panel.kind == drawn.kind
-    {
-        let axes = axes_of(drawn);
-        if axes != PinnedAxes::default() {
-            panel.pinned = Some(axes);
-        }
+    if let Some(panel) = spec.panels_mut().get_mut(index) {
+        pin_to(panel, drawn);
     }
 }
 
