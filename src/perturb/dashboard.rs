@@ -89,9 +89,12 @@ impl Perturbation for Dashboard {
             crate::seed::rng(ctx.seed, &["dashboard", "position"]).random_range(0..total);
         let mut panels = distractors;
         panels.insert(position, panel.clone());
-        let out =
+        let mut out =
             crate::spec::dashboard(panels, kpis.clone(), banner, paragraph.clone(), &spec.style)
                 .ok()?;
+        // The chart's own source line stays under the dashboard, as it does
+        // under a grid of subplots: losing it would be a second change.
+        out.source_line = spec.source_line.clone();
         let mut applied = Applied::new(out)
             .param("kpis", kpis.len())
             .param("panels", total)

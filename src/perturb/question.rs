@@ -40,12 +40,19 @@ fn candidate(
         return crate::realize::realize(q, realizer, spec, scene, seed);
     }
     if let Some((_, to)) = FORMATS.iter().find(|(n, _)| *n == name) {
-        if q.question_type == *to {
+        // A conversation's earlier turns are part of what it asks: recast
+        // as one self-contained question, it would drop them.
+        if q.question_type == *to || q.question_type == crate::ir::QuestionType::Conversational {
             return None;
         }
         return crate::questions::reformat(q, *to, spec, scene, seed);
     }
     if name == UNANSWERABLE.name {
+        // Another absent entity asked of an unanswerable original is the
+        // same task, not a twin that breaks an answerable one.
+        if !q.answerable {
+            return None;
+        }
         return crate::questions::unanswerable_variant(q, spec, scene, seed);
     }
     None

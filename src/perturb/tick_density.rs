@@ -72,7 +72,14 @@ impl Perturbation for TickDensity {
             && fewer
             && same_scale(&before, &after)
             && marks_outside(&after) <= marks_outside(&before))
-        .then(|| Applied::new(out).param("tick_count", count))
+        .then(|| {
+            // What the chart shows, not what was asked of the tick chooser:
+            // a span that fits no nice step at the asked count gets a nearby one.
+            let drawn = now.iter().copied().max().unwrap_or(0);
+            Applied::new(out)
+                .param("tick_count", drawn)
+                .param("requested", count)
+        })
     }
 }
 

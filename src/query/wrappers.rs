@@ -115,8 +115,6 @@ pub(crate) fn execute_wrapper(
             if !change.percent.is_finite() || change.percent <= -100.0 {
                 return Err(Refusal::new(RefusalKind::Unsupported, "bad percentage"));
             }
-            let mut ctx = panel_ctx(change.panel, spec, scene)?;
-            ctx.check_marks = false;
             // 1 + 7.5/100 in decimal is 1.075; in binary it need not print so.
             let factor = Decimal::from_int(1)
                 .plus(
@@ -125,18 +123,37 @@ pub(crate) fn execute_wrapper(
                         .unwrap_or(Decimal::ZERO),
                 )
                 .to_f64();
-            if !ctx
-                .data
-                .apply(&change.series, change.category.as_deref(), factor)
-            {
-                return Err(Refusal::new(
-                    RefusalKind::Unsupported,
-                    "the change names a cell that is not in the chart",
-                ));
-            }
-            let a = super::execute_data(base, &ctx)?;
+            let answer_with = |factor: f64| -> Result<Answer, Refusal> {
+                let mut ctx = panel_ctx(change.panel, spec, scene)?;
+                ctx.check_marks = false;
+                if !ctx
+                    .data
+                    .apply(&change.series, change.category.as_deref(), factor)
+                {
+                    return Err(Refusal::new(
+                        RefusalKind::Unsupported,
+                        "the change names a cell that is not in the chart",
+                    ));
+                }
+                super::execute_data(base, &ctx)
+            };
+            let a = answer_with(factor)?;
             if a == Answer::Unanswerable {
                 return Err(Refusal::new(RefusalKind::Unsupported, "unanswerable"));
+            }
+            // A result exactly halfway between two roundings (1,304,887,562 ×
+            // 1.25 = …452.5) has two right answers: nudged either way, it
+            // must round the same.
+            let nudged = [factor * (1.0 + 1e-12), factor * (1.0 - 1e-12)];
+            let printed = a.to_text();
+            if nudged
+                .iter()
+                .any(|f| answer_with(*f).map(|b| b.to_text()).ok().as_ref() != Some(&printed))
+            {
+                return Err(Refusal::new(
+                    RefusalKind::TooClose,
+                    "the changed result falls halfway between two roundings",
+                ));
             }
             Ok(a)
         }

@@ -285,12 +285,15 @@ fn readable_gap(answer: &Answer, query: &Query, data: Option<&PanelData>) -> Opt
 }
 
 /// Up to `n` distinct wrong options, most plausible first, shuffled by `rng`.
+/// As the options of a choice item (`as_options`), a number's wrong values
+/// also leave its rank among them to chance, or there are none.
 pub fn distractors(
     answer: &Answer,
     query: &Query,
     data: Option<&PanelData>,
     scene: &Scene,
     n: usize,
+    as_options: bool,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Vec<String> {
     let mut pool: Vec<String> = match answer {
@@ -344,10 +347,7 @@ pub fn distractors(
         _ => Vec::new(),
     };
     // Seeded shuffle so distractor order never follows table order.
-    for i in (1..pool.len()).rev() {
-        let j = rng.random_range(0..=i);
-        pool.swap(i, j);
-    }
+    shuffle(&mut pool, rng);
     let min_gap = readable_gap(answer, query, data);
     let truth = match answer {
         Answer::Number { value, .. } => Some(*value),
@@ -375,18 +375,81 @@ pub fn distractors(
             let (below, above): (Vec<String>, Vec<String>) = wrong
                 .into_iter()
                 .partition(|c| crate::query::parse_number(c).is_some_and(|c| c < value));
-            let want_below = rng.random_range(0..=n);
-            take_distinct(&below, want_below, answer, &mut chosen);
-            take_distinct(&above, n, answer, &mut chosen);
-            take_distinct(&below, n, answer, &mut chosen);
-            for i in (1..chosen.len()).rev() {
-                let j = rng.random_range(0..=i);
-                chosen.swap(i, j);
+            // Drawn among the ranks the candidates allow (a count of 0 has
+            // nothing below it), so a short side does not pile the truth
+            // onto the rank next to it.
+            let feasible: Vec<usize> = (0..=n)
+                .filter(|k| below.len() >= *k && above.len() >= n - k)
+                .collect();
+            // A number with too few wrong values on one side (a count of 0
+            // or 1) would give its rank away: no options, so no choice item.
+            if as_options && matches!(answer, Answer::Number { .. }) && feasible.len() < n + 1 {
+                return Vec::new();
             }
+            let want_below = if feasible.is_empty() {
+                rng.random_range(0..=n)
+            } else {
+                feasible[rng.random_range(0..feasible.len())]
+            };
+            // A truth among the middle options would otherwise sit nearest
+            // the options' mean more often than chance (wrong values are
+            // built around it), so whether it does is drawn too: half the
+            // time, which makes "pick the one nearest the average" right
+            // as often as a blind pick over all ranks.
+            let middle = want_below > 0 && want_below < n;
+            let want_nearest = rng.random_bool(0.5);
+            let (mut below, mut above) = (below, above);
+            for attempt in 0..MEAN_BALANCE_DRAWS {
+                chosen.clear();
+                if attempt > 0 {
+                    shuffle(&mut below, rng);
+                    shuffle(&mut above, rng);
+                }
+                take_distinct(&below, want_below, answer, &mut chosen);
+                take_distinct(&above, n, answer, &mut chosen);
+                take_distinct(&below, n, answer, &mut chosen);
+                let ranked = chosen
+                    .iter()
+                    .filter(|c| crate::query::parse_number(c).is_some_and(|c| c < value))
+                    .count()
+                    == want_below;
+                if ranked && (!middle || nearest_mean(value, &chosen) == want_nearest) {
+                    break;
+                }
+            }
+            shuffle(&mut chosen, rng);
         }
         None => take_distinct(&wrong, n, answer, &mut chosen),
     }
     chosen
+}
+
+/// Draws of the wrong options tried before one puts the truth nearest the
+/// options' mean (or not) as wanted; past them the last draw stands.
+const MEAN_BALANCE_DRAWS: usize = 40;
+
+fn shuffle<T>(items: &mut [T], rng: &mut Xoshiro256PlusPlus) {
+    for i in (1..items.len()).rev() {
+        let j = rng.random_range(0..=i);
+        items.swap(i, j);
+    }
+}
+
+/// Whether `truth` is the option nearest the mean of itself and `wrong`;
+/// a tie counts as nearest, since a guesser breaking it by letter picks the
+/// truth as often as not.
+fn nearest_mean(truth: f64, wrong: &[String]) -> bool {
+    let values: Vec<f64> = wrong
+        .iter()
+        .filter_map(|w| crate::query::parse_number(w))
+        .collect();
+    if values.len() != wrong.len() {
+        return false;
+    }
+    let mean = (values.iter().sum::<f64>() + truth) / (values.len() + 1) as f64;
+    values
+        .iter()
+        .all(|v| (truth - mean).abs() <= (v - mean).abs())
 }
 
 /// Push candidates until `chosen` holds `up_to` options, skipping any that

@@ -423,7 +423,7 @@ fn to_mcq(
     if matches!(answer, Answer::YesNo { .. } | Answer::Unanswerable) || not_applicable(answer) {
         return None;
     }
-    let wrong = distractors(answer, base, data, scene, 3, rng);
+    let wrong = distractors(answer, base, data, scene, 3, true, rng);
     if wrong.len() < 3 {
         return None;
     }
@@ -472,7 +472,7 @@ fn to_fact(
         (Answer::YesNo { value }, false) => if *value { "No" } else { "Yes" }.to_string(),
         // A value moved beyond tolerance, the wrong category, a reordered list.
         (_, false) => near_miss(
-            distractors(answer, base, data, scene, FALSE_CLAIM_POOL, rng),
+            distractors(answer, base, data, scene, FALSE_CLAIM_POOL, false, rng),
             answer,
         )?,
     };

@@ -154,8 +154,10 @@ pub fn descriptive_family_fits(family: &str, p: &PanelScene, panels: usize) -> b
         "x_tick_step" | "y_tick_step" | "tick_count" => !circular && !heatmap,
         "lowest_colorbar_tick" | "highest_colorbar_tick" => heatmap,
         "series_axis" => p.dual_axis.is_some(),
-        "leftmost_x_tick" | "rightmost_x_tick" | "lowest_y_tick" | "highest_y_tick" | "x_label"
-        | "y_label" => !circular,
+        // "The highest labelled tick" reads as a number: a y-axis that prints
+        // names (horizontal bars, heatmaps) has a top label, not a highest tick.
+        "lowest_y_tick" | "highest_y_tick" => !circular && !heatmap && !p.kind.is_horizontal(),
+        "leftmost_x_tick" | "rightmost_x_tick" | "x_label" | "y_label" => !circular,
         "line_count" => p.kind == ChartKind::Line,
         "lines_intersect" => p.kind == ChartKind::Line && series.len() >= 2,
         "general_trend" => {

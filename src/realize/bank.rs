@@ -314,7 +314,7 @@ mod domain_tests {
     }
 
     #[test]
-    fn domain_rules_mix_with_the_shared_ones() {
+    fn a_chart_with_a_subject_takes_only_its_own_roles() {
         let housing = domains().iter().find(|d| d.name == "housing").unwrap();
         let own = &housing.grammar["role"];
         let source = super::super::grammar::Source {
@@ -323,19 +323,13 @@ mod domain_tests {
             domain: Some(housing),
             mute: &[],
         };
-        let (mut from_domain, mut shared) = (0, 0);
-        for seed in 0..400 {
+        for seed in 0..200 {
             let mut rng = crate::seed::rng(seed, &["domain-mix"]);
             let mut picks = Vec::new();
             let text =
                 super::super::grammar::expand("{@role}", &source, &mut rng, &mut picks).unwrap();
-            if picks[0].starts_with("housing.") {
-                assert!(own.contains(&text), "{text}");
-                from_domain += 1;
-            } else {
-                shared += 1;
-            }
+            assert!(picks[0].starts_with("housing."), "{picks:?}");
+            assert!(own.contains(&text), "{text}");
         }
-        assert!(from_domain > 250 && shared > 60, "{from_domain} / {shared}");
     }
 }

@@ -1044,6 +1044,11 @@ fn render(
             &mut run.rng,
             &mut run.transforms,
         );
+        // A twin declared "typos" has at least one: casing and punctuation
+        // alone are a different change.
+        if !run.transforms.iter().any(|t| t.starts_with("typo:")) {
+            return None;
+        }
     }
     let realization = Realization {
         realizer: name.to_string(),

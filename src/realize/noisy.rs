@@ -23,6 +23,27 @@ fn guard_key(token: &str) -> String {
         .to_lowercase()
 }
 
+/// Words that carry the question's operation ("highest", "average", "how
+/// many"): a slip there can turn "leads" into "least" and ask another
+/// fact, so typos and case changes leave them alone. Stems of four letters
+/// or more also guard their inflections ("increase", "increased").
+const OPERATION_WORDS: &[&str] = &[
+    "high", "low", "larg", "small", "big", "tall", "short", "most", "least", "lead", "top",
+    "bottom", "peak", "max", "min", "maximum", "minimum", "averag", "mean", "median", "total",
+    "sum", "differ", "ratio", "percent", "chang", "increas", "decreas", "grow", "rise", "rose",
+    "fall", "fell", "drop", "range", "spread", "gap", "share", "rank", "more", "less", "great",
+    "fewer", "above", "below", "exceed", "before", "after", "first", "last", "second", "third",
+    "many", "much", "count", "true", "false", "not", "same", "equal", "half", "double", "twice",
+    "up", "down", "trend", "best", "worst", "than", "over", "under", "next", "previous",
+];
+
+fn carries_operation(token: &str) -> bool {
+    let word = core(token).to_lowercase();
+    OPERATION_WORDS
+        .iter()
+        .any(|w| word == *w || (w.len() >= 4 && word.starts_with(w)))
+}
+
 fn habit(bank: &Bank, rng: &mut Xoshiro256PlusPlus, name: &str) -> bool {
     let p = bank.habits.get(name).copied().unwrap_or(0.0);
     rng.random_bool(p.clamp(0.0, 1.0))
@@ -109,6 +130,7 @@ pub fn apply(
         let c = guard_key(t);
         c.is_empty() || guarded.contains(&c) || t.chars().any(|ch| ch.is_ascii_digit())
     };
+    let keeps_spelling = |t: &str| is_guarded(t) || carries_operation(t);
     let mut tokens: Vec<String> = text.split(' ').map(str::to_string).collect();
     if habit(bank, rng, "lowercase") {
         for t in tokens.iter_mut() {
@@ -136,13 +158,16 @@ pub fn apply(
     let candidates: Vec<usize> = tokens
         .iter()
         .enumerate()
-        .filter(|(_, t)| core(t).chars().count() >= 2 && !is_guarded(t))
+        .filter(|(_, t)| core(t).chars().count() >= 2 && !keeps_spelling(t))
         .map(|(i, _)| i)
         .collect();
-    let wanted = if bank.max_typos == 0 {
+    // About one slip per eight words: three in "whats the gap between them"
+    // is a garbled line, not a hurried one.
+    let most = bank.max_typos.min(1 + candidates.len() / 8);
+    let wanted = if most == 0 {
         0
     } else {
-        rng.random_range(1..=bank.max_typos)
+        rng.random_range(1..=most)
     };
     let mut used = BTreeSet::new();
     // A few tries per typo: a drawn kind may not fit the drawn word.

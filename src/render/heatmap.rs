@@ -309,7 +309,10 @@ pub fn draw(
     let row_size = ts.min((row_h_raw / 1.15).max(6.0));
     for r in (0..nrows).rev() {
         let cy = (ys[r] + ys[r + 1] - 1.0) / 2.0;
-        canvas.line(&[(gx - TICK_LEN, cy), (gx, cy)], &st.axis_color, 1.0, None);
+        // Tick marks are a reading aid a style may take away, as on other axes.
+        if st.tick_marks {
+            canvas.line(&[(gx - TICK_LEN, cy), (gx, cy)], &st.axis_color, 1.0, None);
+        }
         let bbox = canvas.text(&TextSpec {
             text: &row_texts[r],
             x: gx - TICK_LEN - 3.0,
@@ -333,12 +336,14 @@ pub fn draw(
     let mut labels_bottom = ty + text_h(ts);
     for c in 0..ncols {
         let cx = (xs[c] + xs[c + 1] - 1.0) / 2.0;
-        canvas.line(
-            &[(cx, grid.bottom()), (cx, grid.bottom() + TICK_LEN)],
-            &st.axis_color,
-            1.0,
-            None,
-        );
+        if st.tick_marks {
+            canvas.line(
+                &[(cx, grid.bottom()), (cx, grid.bottom() + TICK_LEN)],
+                &st.axis_color,
+                1.0,
+                None,
+            );
+        }
         let spec = TextSpec {
             text: &col_texts[c],
             x: cx,
@@ -494,12 +499,14 @@ fn draw_bar(
             continue;
         }
         let pos = bar.bottom() - ((t - cmin) / (cmax - cmin)) as f32 * bar.h;
-        canvas.line(
-            &[(bar.right(), pos), (bar.right() + TICK_LEN, pos)],
-            &st.axis_color,
-            1.0,
-            None,
-        );
+        if st.tick_marks {
+            canvas.line(
+                &[(bar.right(), pos), (bar.right() + TICK_LEN, pos)],
+                &st.axis_color,
+                1.0,
+                None,
+            );
+        }
         let bbox = canvas.text(&TextSpec {
             text: label,
             x: bar.right() + TICK_LEN + 3.0,

@@ -138,9 +138,9 @@ pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, Rende
         figure: None,
     };
     // A source line under the figure, as news and report charts print it
-    // (dashboards carry their facts in tiles and paragraphs instead).
+    // (a dashboard built around a chart keeps that chart's).
     let full = match spec.source_line.as_deref().map(str::trim) {
-        Some(source) if !source.is_empty() && !matches!(spec.layout, Layout::Dashboard { .. }) => {
+        Some(source) if !source.is_empty() => {
             let (rest, line) = draw_source_line(canvas, source, st, full);
             scene.extra_text.push(line);
             rest

@@ -312,6 +312,16 @@ impl Env<'_> {
                     block.drop_item("undeclared_change:annotation");
                     continue;
                 }
+                if super::frame::marks_vanish(&base.scene, &chart.scene, meta.target_panel) {
+                    block.drop_item("undeclared_change:marks");
+                    continue;
+                }
+                if let Some(what) =
+                    super::frame::layout_gain(&base.scene, &chart.scene, meta.target_panel)
+                {
+                    block.drop_item(&format!("undeclared_change:{what}"));
+                    continue;
+                }
                 if super::frame::labels_unchanged(&base.scene, &chart.scene, info.axis) {
                     block.drop_item("no_op");
                     continue;

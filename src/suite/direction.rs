@@ -6,6 +6,7 @@
 //! apart from the robustness gap.
 
 use super::pipeline::Chart;
+use crate::ir::query::AggregateOp;
 use crate::ir::{Answer, Perturbation as Applied, Query};
 use crate::questions::Question;
 use crate::reader::{View, precision};
@@ -23,11 +24,17 @@ pub(super) struct Direction {
     pub(super) more_labels: bool,
     /// Text the twin added (a KPI tile, an annotation, a note) states the answer.
     pub(super) prints_answer: bool,
+    /// The asked series, named in a legend on the original, is labelled
+    /// beside its own marks on the twin: no colour to match any more.
+    pub(super) names_series_directly: bool,
 }
 
 impl Direction {
     pub(super) fn eases(&self) -> bool {
-        self.more_labels || self.prints_answer || self.reading_change <= EASIER_READING
+        self.more_labels
+            || self.prints_answer
+            || self.names_series_directly
+            || self.reading_change <= EASIER_READING
     }
 }
 
@@ -44,7 +51,27 @@ pub(super) fn measure(
         reading_change: reading_change(base, q, chart, twin, perts),
         more_labels: labelled_share(chart, twin) > labelled_share(base, q) + 1e-9,
         prints_answer: prints_answer(chart, twin) && !prints_answer(base, q),
+        names_series_directly: asks_a_series(chart, twin)
+            && legend_only(base, q.query.panel())
+            && labelled_directly(chart, twin.query.panel()),
     }
+}
+
+fn asks_a_series(chart: &Chart, q: &Question) -> bool {
+    crate::realize::slots::base_slots(q.query.base(), &chart.spec)
+        .is_some_and(|(_, slots)| slots.contains_key("series"))
+}
+
+fn panel_of(chart: &Chart, panel: usize) -> Option<&crate::ir::PanelScene> {
+    chart.scene.panels.iter().find(|p| p.index == panel)
+}
+
+fn legend_only(chart: &Chart, panel: usize) -> bool {
+    panel_of(chart, panel).is_some_and(|p| !p.legend.is_empty() && p.direct_labels.is_empty())
+}
+
+fn labelled_directly(chart: &Chart, panel: usize) -> bool {
+    panel_of(chart, panel).is_some_and(|p| !p.direct_labels.is_empty())
 }
 
 /// The measured reading change alone: what a twin records when nothing
@@ -86,10 +113,12 @@ fn labelled_share(chart: &Chart, q: &Question) -> f64 {
 
 /// Whether text that states values beside the marks (a KPI tile, a note
 /// or annotation on the figure, the question panel's annotation) prints
-/// the question's answer or the value it is about: a claim's or a what-if's
+/// the question's answer or the value it is about — a claim's or a what-if's
 /// base value (a tile stating a cell hands over the verdict on a claim
 /// about it), an option's text, compared as numbers where they are numbers
-/// ("1,304,887,562" states 1304887562).
+/// ("1,304,887,562" states 1304887562) — or a third or more of the values
+/// it reads on the way (one of the three cells of a mean, either end of a
+/// spread; one month of a twelve-month total is no real help).
 fn prints_answer(chart: &Chart, q: &Question) -> bool {
     let scene = &chart.scene;
     let kpis = scene.kpis.iter().flat_map(|k| {
@@ -106,9 +135,13 @@ fn prints_answer(chart: &Chart, q: &Question) -> bool {
         .filter_map(|p| p.annotation.as_ref()?.label.as_ref())
         .map(|t| t.text.as_str());
     let texts: Vec<&str> = kpis.chain(notes).chain(annotation).collect();
-    stated_values(chart, q)
-        .iter()
-        .any(|v| texts.iter().any(|t| v.stated_in(t)))
+    let printed = |v: &Stated| texts.iter().any(|t| v.stated_in(t));
+    if stated_values(chart, q).iter().any(printed) {
+        return true;
+    }
+    let steps = reading_steps(chart, q);
+    let shown = steps.iter().filter(|v| printed(v)).count();
+    shown > 0 && 3 * shown >= steps.len()
 }
 
 /// A value a question asks for or is about.
@@ -160,18 +193,50 @@ fn stated_values(chart: &Chart, q: &Question) -> Vec<Stated> {
             out.extend(Stated::of(&answer));
         }
     }
-    // A printed step of the reading eases it too: the highest value of a
-    // spread, either cell of a difference, ratio or change.
-    for step in operands(q.query.base()) {
-        if let Ok(answer) = crate::query::execute(&step, &chart.spec, &chart.scene) {
-            out.extend(Stated::of(&answer));
-        }
+    // Tiles round totals to whole numbers: matched within half a unit.
+    if let Some(other) = counterpart(q.query.base())
+        && let Ok(Answer::Number { value, .. }) =
+            crate::query::execute(&other, &chart.spec, &chart.scene)
+    {
+        out.push(Stated::Number { value, decimals: 0 });
     }
     out
 }
 
-/// The values a two-step or two-cell question reads on the way to its answer.
-fn operands(query: &Query) -> Vec<Query> {
+/// A total and a mean of the same cells give each other by the count of
+/// cells drawn: a tile printing "Total Area 60,131" hands over the mean area.
+fn counterpart(query: &Query) -> Option<Query> {
+    let Query::Aggregate { agg, .. } = query else {
+        return None;
+    };
+    let swapped = match agg {
+        AggregateOp::Sum => AggregateOp::Mean,
+        AggregateOp::Mean => AggregateOp::Sum,
+        _ => return None,
+    };
+    let mut out = query.clone();
+    if let Query::Aggregate { agg, decimals, .. } = &mut out {
+        *agg = swapped;
+        *decimals = None;
+    }
+    Some(out)
+}
+
+/// The values `q` reads on the way to its answer, as the chart holds them.
+fn reading_steps(chart: &Chart, q: &Question) -> Vec<Stated> {
+    if !q.answerable {
+        return Vec::new();
+    }
+    operands(q.query.base(), Some(chart))
+        .iter()
+        .filter_map(|step| crate::query::execute(step, &chart.spec, &chart.scene).ok())
+        .filter_map(|answer| Stated::of(&answer))
+        .collect()
+}
+
+/// The values a two-step, two-cell or whole-series question reads on the
+/// way to its answer (the series' cells need the drawn `chart`).
+fn operands(query: &Query, chart: Option<&Chart>) -> Vec<Query> {
     let cell = |panel: usize, c: &crate::ir::query::CellRef| Query::ValueAt {
         panel,
         series: c.series.clone(),
@@ -205,8 +270,41 @@ fn operands(query: &Query) -> Vec<Query> {
                 category: category.clone(),
             })
             .collect(),
+        Query::Aggregate {
+            panel,
+            series,
+            categories,
+            ..
+        } => series_cells(chart, *panel, series, categories),
+        Query::TopMean { panel, series, .. } => series_cells(chart, *panel, series, &[]),
         _ => Vec::new(),
     }
+}
+
+/// The cells of `series` on `panel` that an aggregate reads: `only` when
+/// it names them, else every category the panel draws for the series.
+fn series_cells(chart: Option<&Chart>, panel: usize, series: &str, only: &[String]) -> Vec<Query> {
+    let mut cells: Vec<String> = if only.is_empty() {
+        chart
+            .into_iter()
+            .flat_map(|c| &c.scene.panels)
+            .filter(|p| p.index == panel)
+            .flat_map(|p| &p.marks)
+            .filter(|m| m.series == series)
+            .filter_map(|m| m.category.clone())
+            .collect()
+    } else {
+        only.to_vec()
+    };
+    cells.dedup();
+    cells
+        .into_iter()
+        .map(|category| Query::ValueAt {
+            panel,
+            series: series.to_string(),
+            category,
+        })
+        .collect()
 }
 
 /// Every number printed in `text` ("1,304,887,562", "0.118", "-3.5%").
@@ -228,14 +326,17 @@ mod tests {
             panel: 0,
             series: "Gas".into(),
         };
-        let steps = operands(&spread);
+        let steps = operands(&spread, None);
         assert!(matches!(&steps[0], Query::MaxValue { series: Some(s), .. } if s == "Gas"));
         assert!(matches!(&steps[1], Query::MinValue { series: Some(s), .. } if s == "Gas"));
         assert!(
-            operands(&Query::MaxValue {
-                panel: 0,
-                series: None
-            })
+            operands(
+                &Query::MaxValue {
+                    panel: 0,
+                    series: None
+                },
+                None
+            )
             .is_empty()
         );
     }

@@ -8,6 +8,8 @@
 //! legend and the titles must match wherever the declaration does not name
 //! them. A variant that still differs is not kept.
 
+use std::collections::BTreeSet;
+
 use crate::ir::{ChartKind, ChartSpec, PanelScene, PanelSpec, PinnedAxes, Scene, Tick};
 
 /// Axes whose perturbations may change the frame: they are about it.
@@ -162,7 +164,10 @@ pub(super) fn aids_removed(base: &ChartSpec, variant: &ChartSpec, axis: &str) ->
     if a.grid != crate::ir::GridLines::None && b.grid == crate::ir::GridLines::None {
         out.push("grid");
     }
-    if a.tick_marks && !b.tick_marks {
+    // Pies and radars draw no tick marks to take away.
+    let kind = before.first().map(|p| p.kind);
+    let has_tick_marks = kind.is_some_and(|k| !k.is_circular() && k != ChartKind::Radar);
+    if a.tick_marks && !b.tick_marks && has_tick_marks {
         out.push("tick_marks");
     }
     if a.box_frame && !b.box_frame {
@@ -285,6 +290,65 @@ pub(super) fn annotation_lost(base: &Scene, variant: &Scene, name: &str) -> bool
     name != "annotation_removed"
         && matches!(base.panels.as_slice(), [p] if p.annotation.is_some())
         && variant.panels.iter().all(|p| p.annotation.is_none())
+}
+
+/// What a layout (subplots, dashboard) gave the target panel that its
+/// single-panel original lacked, or took from the figure: a smaller panel
+/// may print fewer category names, never more (every name printed where
+/// the original skipped every second one is an easier chart), and the
+/// original's source line stays printed. None when nothing.
+pub(super) fn layout_gain(
+    base: &Scene,
+    variant: &Scene,
+    target: Option<usize>,
+) -> Option<&'static str> {
+    let target = target?;
+    let [original] = base.panels.as_slice() else {
+        return None;
+    };
+    let panel = variant.panels.iter().find(|p| p.index == target)?;
+    let had: BTreeSet<&str> = printed_categories(original).into_iter().collect();
+    if printed_categories(panel).iter().any(|c| !had.contains(c)) {
+        return Some("category_labels");
+    }
+    let had_values: BTreeSet<_> = printed_values(original).into_iter().collect();
+    if printed_values(panel)
+        .iter()
+        .any(|v| !had_values.contains(v))
+    {
+        return Some("printed_values");
+    }
+    let source = |s: &Scene| {
+        s.extra_text
+            .iter()
+            .any(|t| t.text.trim_start().to_lowercase().starts_with("source"))
+    };
+    if source(base) && !source(variant) {
+        return Some("source_line");
+    }
+    None
+}
+
+/// Bars narrower than a pixel are not drawn at all (a line of 58 years ×
+/// 9 series swapped to grouped bars; fifty bars in a small panel): a
+/// variant whose asked panel draws such bars where its original drew every
+/// bar a pixel wide or more has lost marks its declaration does not name.
+pub(super) fn marks_vanish(base: &Scene, variant: &Scene, target: Option<usize>) -> bool {
+    let vanishing = |p: &PanelScene| {
+        let horizontal = p.kind.is_horizontal();
+        p.marks.iter().any(|m| {
+            let thickness = if horizontal { m.bbox.h } else { m.bbox.w };
+            m.kind == crate::ir::MarkKind::Bar && thickness < 1.0
+        })
+    };
+    let asked = target.unwrap_or(0);
+    let before = base.panels.iter().any(vanishing);
+    let after = variant
+        .panels
+        .iter()
+        .find(|p| p.index == asked)
+        .is_some_and(vanishing);
+    after && !before
 }
 
 /// Whether a data-labels change left every printed value as it was (a

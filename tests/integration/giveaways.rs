@@ -59,38 +59,42 @@ fn plotted_truth(tables: &Path, item: &serde_json::Value) -> Option<f64> {
     }
 }
 
-#[test]
-fn options_claims_and_families_carry_no_giveaways() {
-    let dir = tempfile::tempdir().unwrap();
-    let tables = dir.path().join("tables");
-    crate::support::run_ok(
-        bin()
-            .args(["synth", "--seed", "5", "--count", "60", "-o"])
-            .arg(&tables),
-    );
-    let suite = dir.path().join("suite");
+/// Tables from `synth` and an originals-only suite `generate`d from them
+/// with `args`, in `dir`; the suite's items as JSON.
+fn synthesized_suite(
+    dir: &Path,
+    synth: &[&str],
+    args: &[&str],
+) -> (std::path::PathBuf, Vec<serde_json::Value>) {
+    let tables = dir.join("tables");
+    crate::support::run_ok(bin().arg("synth").args(synth).arg("-o").arg(&tables));
+    let suite = dir.join("suite");
     crate::support::run_ok(
         bin()
             .arg("generate")
             .arg(&tables)
             .arg("--out")
             .arg(&suite)
-            .args([
-                "--sets",
-                "original",
-                "--charts-per-table",
-                "2",
-                "--questions-per-chart",
-                "10",
-                "--quiet",
-            ]),
+            .args(["--sets", "original", "--quiet"])
+            .args(args),
     );
-    let data = read_tables(&tables);
-    let items: Vec<serde_json::Value> = std::fs::read_to_string(suite.join("items.jsonl"))
+    let items = std::fs::read_to_string(suite.join("items.jsonl"))
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
+    (tables, items)
+}
+
+#[test]
+fn options_claims_and_families_carry_no_giveaways() {
+    let dir = tempfile::tempdir().unwrap();
+    let (tables, items) = synthesized_suite(
+        dir.path(),
+        &["--seed", "5", "--count", "60"],
+        &["--charts-per-table", "2", "--questions-per-chart", "10"],
+    );
+    let data = read_tables(&tables);
     assert!(items.len() > 600, "{} items", items.len());
 
     let mut ranks = [0usize; 4];
@@ -242,4 +246,88 @@ fn options_claims_and_families_carry_no_giveaways() {
     );
     let true_share = share(truths[0], &truths);
     assert!((0.4..=0.6).contains(&true_share), "true claims: {truths:?}");
+}
+
+/// Which option each text-only guessing rule picks (first on a tie, as a
+/// guesser reading the options in order would): nearest the options' mean,
+/// the lower middle one, the roundest, the longest, the largest, the smallest.
+fn guesses(options: &[&str], values: &[f64]) -> [(&'static str, usize); 6] {
+    let mean = values.iter().sum::<f64>() / values.len() as f64;
+    let first_best = |key: &dyn Fn(usize) -> f64| {
+        (0..values.len()).fold(0, |best, k| if key(k) > key(best) { k } else { best })
+    };
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    order.sort_by(|a, b| values[*a].total_cmp(&values[*b]));
+    let significant = |k: usize| {
+        let digits: String = options[k].chars().filter(char::is_ascii_digit).collect();
+        digits.trim_end_matches('0').len() as f64
+    };
+    [
+        (
+            "nearest the mean",
+            first_best(&|k| -(values[k] - mean).abs()),
+        ),
+        ("lower middle", order[(values.len() - 1) / 2]),
+        ("roundest", first_best(&|k| -significant(k))),
+        (
+            "longest",
+            first_best(&|k| options[k].chars().count() as f64),
+        ),
+        ("largest", order[values.len() - 1]),
+        ("smallest", order[0]),
+    ]
+}
+
+/// On a suite of some 2,000 numeric choice items, no rule that reads only
+/// the options finds the gold more often than chance (25 %) by more than
+/// three points either way.
+#[test]
+fn guessing_rules_find_the_gold_at_chance() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, items) = synthesized_suite(
+        dir.path(),
+        &["--seed", "31", "--count", "200"],
+        &[
+            "--seed",
+            "31",
+            "--question-types",
+            "multiple_choice",
+            "--questions-per-chart",
+            "8",
+        ],
+    );
+    let mut hits: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut ranks = [0usize; 4];
+    let mut n = 0usize;
+    for item in &items {
+        let Some(letter) = item["answer"]["letter"].as_str() else {
+            continue;
+        };
+        let options: Vec<&str> = item["choices"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|c| c.as_str()).collect())
+            .unwrap_or_default();
+        let values: Vec<f64> = options.iter().filter_map(|o| number(o)).collect();
+        let distinct = values
+            .iter()
+            .enumerate()
+            .all(|(i, a)| values[..i].iter().all(|b| b != a));
+        if options.len() != 4 || values.len() != 4 || !distinct {
+            continue;
+        }
+        let gold = usize::from(letter.as_bytes()[0] - b'a');
+        n += 1;
+        ranks[values.iter().filter(|v| **v < values[gold]).count()] += 1;
+        for (rule, pick) in guesses(&options, &values) {
+            *hits.entry(rule).or_default() += usize::from(pick == gold);
+        }
+    }
+    assert!(n >= 1_500, "only {n} numeric choice items");
+    for (rule, hit) in &hits {
+        let rate = *hit as f64 / n as f64;
+        assert!(
+            (0.22..=0.28).contains(&rate),
+            "'{rule}' finds the gold in {hit} of {n} items; gold ranks {ranks:?}"
+        );
+    }
 }
