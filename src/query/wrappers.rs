@@ -123,33 +123,22 @@ pub(crate) fn execute_wrapper(
                         .unwrap_or(Decimal::ZERO),
                 )
                 .to_f64();
-            let answer_with = |factor: f64| -> Result<Answer, Refusal> {
-                let mut ctx = panel_ctx(change.panel, spec, scene)?;
-                ctx.check_marks = false;
-                if !ctx
-                    .data
-                    .apply(&change.series, change.category.as_deref(), factor)
-                {
-                    return Err(Refusal::new(
-                        RefusalKind::Unsupported,
-                        "the change names a cell that is not in the chart",
-                    ));
-                }
-                super::execute_data(base, &ctx)
-            };
-            let a = answer_with(factor)?;
+            let mut ctx = panel_ctx(change.panel, spec, scene)?;
+            ctx.check_marks = false;
+            if !ctx
+                .data
+                .apply(&change.series, change.category.as_deref(), factor)
+            {
+                return Err(Refusal::new(
+                    RefusalKind::Unsupported,
+                    "the change names a cell that is not in the chart",
+                ));
+            }
+            let a = super::execute_data(base, &ctx)?;
             if a == Answer::Unanswerable {
                 return Err(Refusal::new(RefusalKind::Unsupported, "unanswerable"));
             }
-            // A result exactly halfway between two roundings (1,304,887,562 ×
-            // 1.25 = …452.5) has two right answers: nudged either way, it
-            // must round the same.
-            let nudged = [factor * (1.0 + 1e-12), factor * (1.0 - 1e-12)];
-            let printed = a.to_text();
-            if nudged
-                .iter()
-                .any(|f| answer_with(*f).map(|b| b.to_text()).ok().as_ref() != Some(&printed))
-            {
+            if halfway(&a) {
                 return Err(Refusal::new(
                     RefusalKind::TooClose,
                     "the changed result falls halfway between two roundings",
@@ -215,4 +204,19 @@ pub fn refers_to_previous(previous: &Query, turn: &Query) -> bool {
         ) => s == series,
         _ => false,
     }
+}
+
+/// Whether a number lies exactly halfway between two roundings at its
+/// printed decimals (1,304,887,562 × 1.25 = …452.5): such a result has two
+/// right answers. Read in decimal, nine digits past the printed ones, so
+/// binary noise (5 × 1.1 = 5.5000000000000004) does not hide the tie.
+fn halfway(answer: &Answer) -> bool {
+    let Answer::Number {
+        value, decimals, ..
+    } = answer
+    else {
+        return false;
+    };
+    let finer = crate::ir::answer::format_number(*value, decimals.saturating_add(9));
+    finer.ends_with("500000000")
 }

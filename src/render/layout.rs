@@ -248,7 +248,8 @@ pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, Rende
         } => {
             scene.grid = ((*grid_rows).max(1), (*grid_cols).max(1));
             let gap = 14.0;
-            let mut y = 0.0;
+            // Inside what the source line left (below it when notes go on top).
+            let mut y = full.y;
             if let Some(b) = banner.as_deref().filter(|b| !b.trim().is_empty()) {
                 let band_h = st.title_size * 2.6;
                 let fill = st
@@ -256,13 +257,13 @@ pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, Rende
                     .first()
                     .map(|c| c.hex.clone())
                     .unwrap_or_else(|| st.text_color.clone());
-                canvas.fill_rect(0.0, 0.0, w, band_h, &fill, 1.0);
+                canvas.fill_rect(0.0, y, w, band_h, &fill, 1.0);
                 let size = st.title_size * 1.25;
                 let text = truncate(b, &st.title_font_family, size, true, w - 2.0 * gap - 20.0);
                 let bbox = canvas.text(&TextSpec {
                     text: &text,
                     x: gap + 10.0,
-                    y: (band_h - size) / 2.0,
+                    y: y + (band_h - size) / 2.0,
                     align: Align::Left,
                     family: &st.title_font_family,
                     size,
@@ -270,7 +271,7 @@ pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, Rende
                     color: contrast_text(&fill),
                 });
                 scene.title = Some(TextBox { text, bbox });
-                y = band_h;
+                y += band_h;
             }
             y += gap;
             if !kpis.is_empty() {
@@ -288,7 +289,7 @@ pub fn draw_figure(canvas: &mut Canvas, spec: &ChartSpec) -> Result<Scene, Rende
                 }
                 y += fit.height + gap;
             }
-            let mut bottom = h - gap;
+            let mut bottom = full.bottom() - gap;
             if let Some(p) = paragraph.as_deref().filter(|p| !p.trim().is_empty()) {
                 let size = st.label_size;
                 let (lines, _) = wrap(p, &st.font_family, size, false, w - 4.0 * gap, 5);

@@ -100,8 +100,7 @@ pub(super) fn reading_change(
 
 /// Share of the question's panel marks that print their value.
 fn labelled_share(chart: &Chart, q: &Question) -> f64 {
-    let panel = q.query.panel();
-    let Some(p) = chart.scene.panels.iter().find(|p| p.index == panel) else {
+    let Some(p) = panel_of(chart, q.query.panel()) else {
         return 0.0;
     };
     if p.marks.is_empty() {
@@ -135,6 +134,10 @@ fn prints_answer(chart: &Chart, q: &Question) -> bool {
         .filter_map(|p| p.annotation.as_ref()?.label.as_ref())
         .map(|t| t.text.as_str());
     let texts: Vec<&str> = kpis.chain(notes).chain(annotation).collect();
+    // Most charts print no such text: nothing to execute the question's steps for.
+    if texts.is_empty() {
+        return false;
+    }
     let printed = |v: &Stated| texts.iter().any(|t| v.stated_in(t));
     if stated_values(chart, q).iter().any(printed) {
         return true;
