@@ -3,10 +3,9 @@
 //! areas are left alone: their length or area encodes the value, so a cut
 //! axis would misstate it.
 
-use super::util::{drawn, ramp_axis};
+use super::util::{drawn, marks_outside, ramp_axis};
 use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
-use crate::ir::{ChartKind, ChartSpec, PanelSpec, Scene};
-use crate::spec::format::nice_ticks;
+use crate::ir::{ChartKind, ChartSpec, PanelSpec, PinnedAxes, Scene};
 
 pub struct Baseline;
 
@@ -27,47 +26,6 @@ fn axis_values(panel: &PanelSpec) -> Option<Vec<f64>> {
         .filter(|v| v.is_finite())
         .collect();
     (!values.is_empty()).then_some(values)
-}
-
-/// A nice start strictly below `min` and above zero: the largest multiple of
-/// the step the axis would use (or of a finer nice step) that leaves the
-/// lowest point a little above the axis line.
-pub fn start_below(min: f64, max: f64, count: u32) -> Option<f64> {
-    if !(min > 0.0 && max > min) {
-        return None;
-    }
-    let (ticks, _) = nice_ticks(min, max, count);
-    let step = match ticks.as_slice() {
-        [a, b, ..] => b - a,
-        _ => return None,
-    };
-    let mag = 10f64.powf(step.log10().floor());
-    let candidates = [1.0, 0.1, 0.01].into_iter().flat_map(|m| {
-        [10.0, 5.0, 2.5, 2.0, 1.0]
-            .into_iter()
-            .map(move |n| n * mag * m)
-    });
-    for st in candidates.filter(|st| *st <= step * (1.0 + 1e-9)) {
-        let mut k = (min / st - 1e-9).floor();
-        // Keep the lowest point visibly above the axis line.
-        while k > 0.0 && min - k * st < 0.03 * (max - k * st) {
-            k -= 1.0;
-        }
-        let start = (k * st * 1e9).round() / 1e9;
-        if start > 0.0 {
-            return Some(start);
-        }
-    }
-    None
-}
-
-/// First printed value tick of each panel.
-fn first_ticks(scene: &Scene) -> Vec<Option<f64>> {
-    scene
-        .panels
-        .iter()
-        .map(|p| p.y_ticks.first().and_then(|t| t.value))
-        .collect()
 }
 
 impl Perturbation for Baseline {
@@ -107,9 +65,14 @@ impl Perturbation for Baseline {
         _ctx: &ChartContext<'_>,
     ) -> Option<Applied<ChartSpec>> {
         let level = super::level("baseline", severity).ok()?;
+        let (_, before) = drawn(spec)?;
         let mut out = super::restyle(spec, |s| ramp_axis(s, level));
         let mut starts = Vec::new();
-        for panel in out.panels_mut() {
+        let mut panels = out.panels_mut();
+        if panels.len() != before.panels.len() {
+            return None;
+        }
+        for (panel, drawn_panel) in panels.iter_mut().zip(&before.panels) {
             let Some(values) = axis_values(panel) else {
                 continue;
             };
@@ -118,22 +81,89 @@ impl Perturbation for Baseline {
                 .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
                     (a.min(*v), b.max(*v))
                 });
-            if let Some(start) = start_below(min, max, panel.style.tick_count) {
-                panel.style.zero_baseline = false;
-                panel.style.value_start = Some(start);
-                starts.push(start);
-            }
+            let printed = valued(&drawn_panel.y_ticks);
+            // The upper levels print at most the theme's reduced tick count.
+            let most = if level >= 2 {
+                panel.style.tick_count as usize
+            } else {
+                printed.len()
+            };
+            let Some(ticks) = cut_ticks(&printed, min, max, most) else {
+                continue;
+            };
+            let start = ticks[0].0;
+            panel.style.zero_baseline = false;
+            panel.style.value_start = Some(start);
+            panel.pinned = Some(PinnedAxes {
+                value: ticks,
+                // A scatter plot's x axis stays as it was printed.
+                x: if panel.kind == ChartKind::Scatter {
+                    valued(&drawn_panel.x_ticks)
+                } else {
+                    Vec::new()
+                },
+                ..PinnedAxes::default()
+            });
+            starts.push(start);
         }
+        drop(panels);
         let first = *starts.first()?;
-        // The drawn axis must start there, and not where it started before.
-        let (_, before) = drawn(spec)?;
+        // The drawn axis starts there, ends on the tick it ended on, and
+        // cuts no mark off.
         let (_, after) = drawn(&out)?;
-        let moved = first_ticks(&after)
+        if marks_outside(&after) > marks_outside(&before) {
+            return None;
+        }
+        let ends = |scene: &Scene| -> Vec<(Option<f64>, Option<f64>)> {
+            scene
+                .panels
+                .iter()
+                .map(|p| {
+                    let v: Vec<f64> = p.y_ticks.iter().filter_map(|t| t.value).collect();
+                    (v.first().copied(), v.last().copied())
+                })
+                .collect()
+        };
+        let (now, was) = (ends(&after), ends(&before));
+        let kept = now
             .iter()
-            .zip(first_ticks(&before))
-            .any(|(now, was)| now.is_some_and(|v| v != 0.0 && starts.contains(&v)) && *now != was);
-        moved.then(|| Applied::new(out).param("value_start", first))
+            .zip(&was)
+            .all(|(n, w)| (n.0.is_some_and(|v| starts.contains(&v)) && n.1 == w.1) || n == w);
+        (kept && now != was).then(|| Applied::new(out).param("value_start", first))
     }
+}
+
+fn valued(ticks: &[crate::ir::Tick]) -> Vec<(f64, String)> {
+    ticks
+        .iter()
+        .filter_map(|t| t.value.map(|v| (v, t.label.clone())))
+        .collect()
+}
+
+/// The printed ticks from the highest one that still leaves the lowest point
+/// a little above the axis line, thinned to at most `most` by keeping every
+/// second from the top: the axis keeps its top tick and its step (or twice
+/// it), and only its start moves up. None when no tick above zero fits.
+fn cut_ticks(
+    printed: &[(f64, String)],
+    min: f64,
+    max: f64,
+    most: usize,
+) -> Option<Vec<(f64, String)>> {
+    let fits = |t: f64| t > 0.0 && t < min && min - t >= 0.03 * (max - t);
+    let first = printed.iter().rposition(|(t, _)| fits(*t))?;
+    let mut ticks: Vec<(f64, String)> = printed[first..].to_vec();
+    while ticks.len() > most.max(3) {
+        let n = ticks.len();
+        ticks = ticks
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| (n - 1 - i) % 2 == 0)
+            .map(|(_, t)| t)
+            .collect();
+    }
+    // Fewer than three printed ticks leave too little to read values against.
+    (ticks.len() >= 3 && ticks[0].0 <= min).then_some(ticks)
 }
 
 #[cfg(test)]
@@ -144,18 +174,20 @@ mod tests {
     use crate::perturb::util::testing::ctx;
 
     #[test]
-    fn starts_are_nice_and_below_the_minimum() {
-        assert_eq!(start_below(20.0, 90.0, 6), Some(10.0));
-        assert_eq!(start_below(53.0, 61.0, 6), Some(52.0));
-        assert_eq!(start_below(1000.0, 1800.0, 6), Some(800.0));
-        assert!(start_below(0.0, 10.0, 6).is_none());
-        assert!(start_below(-5.0, 10.0, 6).is_none());
-        // A minimum close to zero leaves no cut worth drawing.
-        assert!(start_below(120.0, 4000.0, 6).is_none());
-        for (lo, hi) in [(0.3, 0.9), (7.0, 7.5), (1200.0, 4000.0), (0.001, 0.002)] {
-            let s = start_below(lo, hi, 4).unwrap();
-            assert!(s > 0.0 && s < lo, "{lo}..{hi}: {s}");
-        }
+    fn a_cut_keeps_the_printed_ticks_above_its_start() {
+        let printed: Vec<(f64, String)> = [0.0, 20.0, 40.0, 60.0, 80.0, 100.0]
+            .iter()
+            .map(|v| (*v, format!("{v}")))
+            .collect();
+        let values = |t: &[(f64, String)]| t.iter().map(|p| p.0).collect::<Vec<_>>();
+        let cut = cut_ticks(&printed, 45.0, 97.0, 6).unwrap();
+        assert_eq!(values(&cut), [40.0, 60.0, 80.0, 100.0]);
+        // Thinned from the top: the top tick stays, the start still below the data.
+        let cut = cut_ticks(&printed, 25.0, 97.0, 4).unwrap();
+        assert_eq!(values(&cut), [20.0, 60.0, 100.0]);
+        // A minimum too close to the first tick above zero leaves no cut.
+        assert!(cut_ticks(&printed, 20.5, 97.0, 6).is_none());
+        assert!(cut_ticks(&printed, 12.0, 97.0, 6).is_none());
     }
 
     #[test]
@@ -168,5 +200,21 @@ mod tests {
         let (_, scene) = drawn(&out).unwrap();
         let first = scene.panels[0].y_ticks[0].value.unwrap();
         assert!(first > 0.0 && first < 21.0, "{first}");
+        // Only the start moves: the axis keeps its top tick at every level.
+        let (_, original) = drawn(&spec).unwrap();
+        let top = |s: &Scene| {
+            s.panels[0]
+                .y_ticks
+                .iter()
+                .filter_map(|t| t.value)
+                .next_back()
+        };
+        for severity in 1..=5 {
+            let Some(cut) = Baseline.apply_spec(&spec, severity, &ctx()) else {
+                continue;
+            };
+            let (_, scene) = drawn(&cut.value).unwrap();
+            assert_eq!(top(&scene), top(&original), "severity {severity}");
+        }
     }
 }

@@ -279,6 +279,7 @@ impl Perturbation for Clutter {
         };
         let notes = [0, 1, 2, 3, 3][level];
         let mut annotations = Vec::new();
+        let mut pointed = Vec::new();
         if notes > 0 {
             let mut occupied = occupied;
             if let Some(tb) = out.boxes.first().filter(|_| footnote.is_some()) {
@@ -334,12 +335,13 @@ impl Perturbation for Clutter {
                             && b.bottom() <= area.bottom();
                         let from = nearest(&b.grown(2.0), at);
                         (inside && occupied.free(&b) && occupied.clear_path(from, at, &mark.bbox))
-                            .then_some((b, from, at))
+                            .then_some((b, from, at, (pi, mi)))
                     })
                 });
-                let Some((b, from, at)) = placed else {
+                let Some((b, from, at, mark)) = placed else {
                     break;
                 };
+                pointed.push(mark);
                 out.text(text, b.x, b.y, size, NOTE_COLOR, r#" font-style="italic""#);
                 out.arrow(from, at);
                 occupied.boxes.push(b);
@@ -366,6 +368,7 @@ impl Perturbation for Clutter {
         if !annotations.is_empty() {
             applied = applied.param("annotations", annotations);
         }
+        applied.pointed = pointed;
         Some(applied)
     }
 }

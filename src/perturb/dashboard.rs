@@ -13,8 +13,8 @@ pub struct Dashboard;
 
 /// (KPI tiles, distractor panels, banner, paragraph) per level.
 const LEVELS: [(usize, usize, bool, bool); 5] = [
-    (2, 0, false, false),
-    (3, 1, false, false),
+    (2, 1, false, false),
+    (3, 2, false, false),
     (4, 2, true, false),
     (4, 3, true, false),
     (4, 3, true, true),
@@ -44,8 +44,8 @@ impl Perturbation for Dashboard {
             stage: Stage::Spec,
             effect: AnswerEffect::Preserving,
             ladder: [
-                "target chart with 2 KPI tiles from its table",
-                "3 KPI tiles and 1 related panel",
+                "target chart, 1 related panel and 2 KPI tiles from it",
+                "3 KPI tiles and 2 related panels",
                 "4 KPI tiles, 2 related panels, banner",
                 "4 KPI tiles, 3 related panels, banner",
                 "4 KPI tiles, 3 related panels, banner and related paragraph",
@@ -65,9 +65,9 @@ impl Perturbation for Dashboard {
         };
         let (n_kpis, n_panels, banner, paragraph) = LEVELS[level];
         let distractors = distractor_panels(panel, n_panels, level, ctx, "dashboard");
-        let mut shown: Vec<&Table> = vec![&panel.table];
-        shown.extend(distractors.iter().map(|p| &p.table));
-        let kpis: Vec<KpiTile> = super::kpi::dashboard_tiles(&shown, &spec.style, n_kpis, ctx.seed);
+        let others: Vec<&Table> = distractors.iter().map(|p| &p.table).collect();
+        let kpis: Vec<KpiTile> =
+            super::kpi::dashboard_tiles(&others, &spec.style, n_kpis, ctx.seed);
         if kpis.is_empty() {
             return None;
         }
@@ -82,7 +82,11 @@ impl Perturbation for Dashboard {
                 .iter()
                 .filter(|p| crate::spec::suitable_kinds(&p.table).first() == Some(&p.kind))
                 .find_map(|p| p.table.meta.paragraph.clone())
-                .unwrap_or_else(|| caption(&shown))
+                .unwrap_or_else(|| {
+                    let mut shown: Vec<&Table> = vec![&panel.table];
+                    shown.extend(others.iter().copied());
+                    caption(&shown)
+                })
         });
         let total = distractors.len() + 1;
         let position =
@@ -102,5 +106,51 @@ impl Perturbation for Dashboard {
             .param("paragraph", paragraph.is_some());
         applied.target_panel = Some(position);
         Some(applied)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::perturb::util::testing;
+
+    #[test]
+    fn tiles_summarise_the_charts_beside_the_target_never_the_target() {
+        let spec = testing::grouped_years();
+        let others = [
+            testing::table("rain", &[("Rainfall", &[30.0, 42.0, 18.0, 25.0])], true),
+            testing::table("heat", &[("Degree days", &[410.0, 380.0, 455.0])], true),
+            testing::table("jobs", &[("Jobs", &[12.0, 9.0, 14.0, 11.0])], false),
+        ];
+        let distractors: Vec<&Table> = others.iter().collect();
+        let Layout::Single { panel } = &spec.layout else {
+            unreachable!()
+        };
+        let target_series = panel.table.series_names();
+        for severity in 1..=5u8 {
+            for seed in 0..6u64 {
+                let ctx = ChartContext {
+                    seed,
+                    themes: &[],
+                    distractors: &distractors,
+                };
+                let out = Dashboard
+                    .apply_spec(&spec, severity, &ctx)
+                    .expect("a dashboard applies when related tables exist");
+                let Layout::Dashboard { kpis, panels, .. } = &out.value.layout else {
+                    panic!("not a dashboard");
+                };
+                assert!(!kpis.is_empty());
+                assert!(panels.len() >= 2, "every level draws a related chart");
+                for tile in kpis {
+                    assert!(
+                        !target_series.iter().any(|s| tile.label.contains(s)),
+                        "severity {severity}: tile {tile:?} restates the asked chart"
+                    );
+                }
+            }
+        }
+        // Nothing beside the target: no tiles to draw, no dashboard.
+        assert!(Dashboard.apply_spec(&spec, 1, &testing::ctx()).is_none());
     }
 }

@@ -170,14 +170,15 @@ pub fn table_tiles(table: &Table, style: &Style) -> Vec<KpiTile> {
     out
 }
 
-/// Up to `max` tiles from the dashboard's tables. `tables[0]` is the target's:
-/// when the other charts' tables can fill the row it gives one tile, so the
-/// tiles summarise the whole dashboard rather than restate the target.
-pub fn dashboard_tiles(tables: &[&Table], style: &Style, max: usize, seed: u64) -> Vec<KpiTile> {
+/// Up to `max` tiles from the tables of the charts beside the target. The
+/// target's own table gives none: a tile printing one of its values (a peak,
+/// a latest value) would sit next to the asked reading and could state it or
+/// nearly state it, which makes the dashboard easier, not harder.
+pub fn dashboard_tiles(others: &[&Table], style: &Style, max: usize, seed: u64) -> Vec<KpiTile> {
     // Each table leads with another sort of tile, so a row mixes latest
     // values, extremes and totals; the seed varies which.
     let offset = (seed % 3) as usize;
-    let mut per_table: Vec<std::vec::IntoIter<KpiTile>> = tables
+    let mut per_table: Vec<std::vec::IntoIter<KpiTile>> = others
         .iter()
         .enumerate()
         .map(|(i, t)| {
@@ -190,29 +191,18 @@ pub fn dashboard_tiles(tables: &[&Table], style: &Style, max: usize, seed: u64) 
         })
         .collect();
     let mut out: Vec<KpiTile> = Vec::new();
-    let push = |t: KpiTile, out: &mut Vec<KpiTile>| {
-        if out.len() < max && !out.iter().any(|o| o.label == t.label) {
-            out.push(t);
-        }
-    };
-    if let Some(first) = per_table.first_mut().and_then(Iterator::next) {
-        push(first, &mut out);
-    }
-    // Round robin over the other tables, then the target's again if room is left.
     loop {
         let before = out.len();
-        for it in per_table.iter_mut().skip(1) {
-            if let Some(t) = it.next() {
-                push(t, &mut out);
+        for it in per_table.iter_mut() {
+            if let Some(t) = it.next()
+                && out.len() < max
+                && !out.iter().any(|o| o.label == t.label)
+            {
+                out.push(t);
             }
         }
         if out.len() >= max || out.len() == before {
             break;
-        }
-    }
-    if let Some(target) = per_table.first_mut() {
-        for t in target {
-            push(t, &mut out);
         }
     }
     out

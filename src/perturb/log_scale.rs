@@ -1,4 +1,5 @@
-//! Log scale on the value axis, only where valid (every drawn value positive).
+//! Log scale on the value axis, only where valid (every drawn value positive)
+//! and useful (the values span a factor of ten or more).
 
 use super::util::ramp_axis;
 use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
@@ -14,7 +15,7 @@ impl Perturbation for LogScale {
             stage: Stage::Spec,
             effect: AnswerEffect::Preserving,
             ladder: [
-                "logarithmic value axis",
+                "logarithmic value axis (positive values spanning a factor of ten or more)",
                 "log axis; grid lines removed",
                 "log axis; no grid, at most 4 value ticks",
                 "log axis; no grid, at most 4 ticks, no tick marks",
@@ -61,7 +62,11 @@ impl Perturbation for LogScale {
             )
         });
         let already = spec.panels().first()?.style.log_scale;
-        if !kinds_ok || already || !super::util::all_drawn_values_positive(spec) {
+        if !kinds_ok
+            || already
+            || !super::util::all_drawn_values_positive(spec)
+            || !spans_a_decade(spec)
+        {
             return None;
         }
         let out = super::restyle(spec, |s| {
@@ -70,6 +75,23 @@ impl Perturbation for LogScale {
         });
         Some(Applied::new(out).param("log_scale", true))
     }
+}
+
+/// Whether the drawn values span a factor of ten or more: on a narrower
+/// range a log axis prints a decade's ticks around data squeezed into one
+/// band of it (75–95 on 20–100), a chart no analyst would draw.
+fn spans_a_decade(spec: &ChartSpec) -> bool {
+    let values = spec.panels().into_iter().flat_map(|p| {
+        p.series
+            .iter()
+            .filter_map(|name| p.table.series(name))
+            .flat_map(|col| col.cells.iter().filter_map(|c| c.as_f64()))
+            .collect::<Vec<f64>>()
+    });
+    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+        (a.min(v), b.max(v))
+    });
+    lo > 0.0 && hi / lo >= 10.0
 }
 
 #[cfg(test)]
@@ -84,7 +106,13 @@ mod tests {
             themes: &[],
             distractors: &[],
         };
-        assert!(LogScale.apply_spec(&testing::bar(), 1, &ctx).is_some());
+        let decades = testing::single(
+            testing::table("pop", &[("v", &[3.0, 50.0, 2.0, 800.0])], false),
+            ChartKind::Bar,
+        );
+        assert!(LogScale.apply_spec(&decades, 1, &ctx).is_some());
+        // 2 to 8 is no range for a log axis.
+        assert!(LogScale.apply_spec(&testing::bar(), 1, &ctx).is_none());
         let negative = testing::single(
             testing::table("neg", &[("v", &[1.0, -2.0])], false),
             ChartKind::Bar,

@@ -128,6 +128,10 @@ pub struct Applied<T> {
     /// split the chart's series into panels: a question about one series
     /// moves to its panel, other questions have no panel to go to.
     pub series_panels: Vec<String>,
+    /// Marks an added arrow points at, as (panel position in the scene,
+    /// mark index): a pointer at a mark the question reads draws the eye to
+    /// the answer, so the suite checks these against the question.
+    pub pointed: Vec<(usize, usize)>,
 }
 
 impl<T> Applied<T> {
@@ -137,6 +141,7 @@ impl<T> Applied<T> {
             params: BTreeMap::new(),
             target_panel: None,
             series_panels: Vec::new(),
+            pointed: Vec::new(),
         }
     }
 
@@ -154,6 +159,7 @@ impl<T> Applied<T> {
                 params: self.params,
                 target_panel: self.target_panel,
                 series_panels: self.series_panels,
+                pointed: self.pointed,
             },
         )
     }
@@ -248,6 +254,7 @@ pub fn apply_image_png(
         params: meta.params,
         target_panel: meta.target_panel,
         series_panels: meta.series_panels,
+        pointed: meta.pointed,
     }))
 }
 

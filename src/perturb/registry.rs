@@ -278,6 +278,11 @@ mod tests {
             testing::grouped_years(),
             testing::shares(),
             testing::lines(),
+            // A log axis needs values spanning a decade.
+            testing::single(
+                testing::table("pop", &[("v", &[3.0, 50.0, 2.0, 800.0])], false),
+                crate::ir::ChartKind::Bar,
+            ),
         ];
         // Annotation perturbations need an annotated chart.
         for name in crate::spec::annotation::NAMES {

@@ -177,12 +177,19 @@ fn text_candidates(query: &Query, data: Option<&PanelData>, scene: &Scene) -> Ve
                 format!("{} by {}", r.max(2) - 1, c + 1),
             ]);
         }
-        // A wrong title or axis label is another title or label, never a tick
-        // value ("The label of the y-axis is 80,000" fools nobody), nor "Not
-        // Applicable" when the chart plainly has one.
-        Query::Title { .. } | Query::AxisLabel { .. } => {
+        // A wrong title is another title or subtitle, a wrong axis label the
+        // other axis's label: never a tick value ("The label of the y-axis
+        // is 80,000" fools nobody), nor "The title is Year", false at a
+        // glance, nor "Not Applicable" when the chart plainly has one. A
+        // lone chart's title has no such neighbour, so no wrong option.
+        Query::Title { .. } => {
             for p in &scene.panels {
                 out.extend(p.title.iter().map(|t| t.text.clone()));
+                out.extend(p.subtitle.iter().map(|t| t.text.clone()));
+            }
+        }
+        Query::AxisLabel { .. } => {
+            for p in &scene.panels {
                 out.extend(p.x_label.iter().map(|t| t.text.clone()));
                 out.extend(p.y_label.iter().map(|t| t.text.clone()));
             }
@@ -242,6 +249,26 @@ fn text_candidates(query: &Query, data: Option<&PanelData>, scene: &Scene) -> Ve
     out
 }
 
+/// The step between neighbouring printed ticks of the axis an edge-tick
+/// question asks about.
+fn tick_step_of(query: &Query, scene: &Scene) -> Option<f64> {
+    let Query::EdgeTick { panel, axis, .. } = query else {
+        return None;
+    };
+    let p = scene.panels.iter().find(|p| p.index == *panel)?;
+    let ticks = match axis {
+        crate::ir::query::Axis::X => &p.x_ticks,
+        crate::ir::query::Axis::Y => &p.y_ticks,
+    };
+    let mut values: Vec<f64> = ticks.iter().filter_map(|t| t.value).collect();
+    values.sort_by(f64::total_cmp);
+    values
+        .windows(2)
+        .map(|w| w[1] - w[0])
+        .filter(|d| *d > 0.0)
+        .min_by(f64::total_cmp)
+}
+
 fn is_count(query: &Query) -> bool {
     matches!(
         query,
@@ -297,6 +324,42 @@ pub fn distractors(
     rng: &mut Xoshiro256PlusPlus,
 ) -> Vec<String> {
     let mut pool: Vec<String> = match answer {
+        // A wrong tick step is another step an axis would use (half, double,
+        // five times): "13" on an axis of tens is false at a glance.
+        Answer::Number {
+            value, decimals, ..
+        } if matches!(query, Query::TickStep { .. }) => [0.2, 0.4, 0.5, 2.0, 2.5, 5.0]
+            .iter()
+            .map(|k| value * k)
+            .filter(|v| *v > 0.0)
+            .map(|v| crate::ir::answer::format_number(v, *decimals + 1))
+            .map(|t| {
+                if t.contains('.') {
+                    t.trim_end_matches('0').trim_end_matches('.').to_string()
+                } else {
+                    t
+                }
+            })
+            .collect(),
+        // A wrong edge tick is a tick the axis could print: the truth moved
+        // by whole steps of the axis ("15,000" or "25,000" beside "20,000"),
+        // never a stray number no axis would print.
+        Answer::Number {
+            value,
+            decimals,
+            unit,
+        } if matches!(query, Query::EdgeTick { .. }) => {
+            let step = tick_step_of(query, scene).unwrap_or(value.abs().max(1.0));
+            [-3.0, -2.0, -1.0, 1.0, 2.0, 3.0]
+                .iter()
+                .map(|k| value + k * step)
+                .map(|v| {
+                    let mut f = format_for(unit.as_deref());
+                    f.thousands = value.abs() >= 10_000.0;
+                    display_number(v, *decimals, &f)
+                })
+                .collect()
+        }
         Answer::Number { value, .. } if is_count(query) => {
             // Counts and ranks: nearby whole numbers, never negative (ranks start at 1).
             let lowest = if matches!(query, Query::Rank { .. }) {

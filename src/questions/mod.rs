@@ -482,6 +482,20 @@ fn to_fact(
     })
 }
 
+/// Whether a series holds percentages: a "%" unit, or a name that says so.
+fn is_percentage(data: &PanelData, name: &str) -> bool {
+    let lower = name.to_lowercase();
+    let named = lower.contains('%')
+        || lower
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| matches!(w, "percent" | "percentage" | "share" | "rate" | "pct"));
+    named
+        || data
+            .series
+            .iter()
+            .any(|s| s.name == name && s.format.suffix.as_deref().is_some_and(|u| u.trim() == "%"))
+}
+
 fn to_hypothetical(base: &Query, data: &PanelData, rng: &mut Xoshiro256PlusPlus) -> Option<Query> {
     // A share made 10 % larger leaves the others as they were and the stack
     // off 100 %: no reader could say what such a chart would show.
@@ -500,6 +514,12 @@ fn to_hypothetical(base: &Query, data: &PanelData, rng: &mut Xoshiro256PlusPlus)
         return None;
     }
     let (series, categories) = cells_of(base);
+    // "If Share rose 10%": ten per cent of itself, or ten points? A what-if
+    // on a percentage reads two ways, so none is asked.
+    let series: Vec<String> = series
+        .into_iter()
+        .filter(|name| !is_percentage(data, name))
+        .collect();
     let s = choose(rng, &series)?.clone();
     let category = if categories.is_empty() || rng.random_bool(0.3) {
         if categories.is_empty() && rng.random_bool(0.5) {

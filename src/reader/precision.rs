@@ -10,34 +10,60 @@ use std::cell::RefCell;
 
 use super::{Interval, View, evaluate};
 use crate::ir::query::Query;
-use crate::ir::{ChartSpec, Scene};
+use crate::ir::{BBox, ChartSpec, Scene};
+
+/// One mark reading: the interval's width (0 when read from its printed
+/// label) and where the mark is drawn.
+struct Reading {
+    width: f64,
+    bbox: BBox,
+}
 
 thread_local! {
-    // The widths read during one `widths` call on this thread; None when
+    // The readings made during one measurement on this thread; None when
     // nobody is measuring. Thread-local because a reading is evaluated
     // synchronously on one thread, through sights made deep inside it.
-    static WIDTHS: RefCell<Option<Vec<f64>>> = const { RefCell::new(None) };
+    static READINGS: RefCell<Option<Vec<Reading>>> = const { RefCell::new(None) };
 }
 
 /// Notes one mark's reading, when a measurement is under way.
-pub(super) fn record(iv: &Interval, printed: bool) {
-    WIDTHS.with(|w| {
-        if let Some(widths) = w.borrow_mut().as_mut() {
+pub(super) fn record(iv: &Interval, printed: bool, bbox: BBox) {
+    READINGS.with(|r| {
+        if let Some(readings) = r.borrow_mut().as_mut() {
             let width = if printed { 0.0 } else { iv.hi - iv.lo };
             if width.is_finite() {
-                widths.push(width);
+                readings.push(Reading { width, bbox });
             }
         }
     });
 }
 
-/// The widths of every mark reading the reader makes to answer `query`
-/// (empty when it reads no mark, or cannot answer).
-pub fn widths(query: &Query, spec: &ChartSpec, scene: &Scene, view: &View) -> Vec<f64> {
-    WIDTHS.with(|w| *w.borrow_mut() = Some(Vec::new()));
+/// Every mark reading the reader makes to answer `query` (empty when it
+/// reads no mark, or cannot answer).
+fn readings(query: &Query, spec: &ChartSpec, scene: &Scene, view: &View) -> Vec<Reading> {
+    READINGS.with(|r| *r.borrow_mut() = Some(Vec::new()));
     let answered = evaluate(query, spec, scene, view, None).is_ok();
-    let widths = WIDTHS.with(|w| w.borrow_mut().take()).unwrap_or_default();
-    if answered { widths } else { Vec::new() }
+    let readings = READINGS.with(|r| r.borrow_mut().take()).unwrap_or_default();
+    if answered { readings } else { Vec::new() }
+}
+
+/// The widths of every mark reading the reader makes to answer `query`.
+pub fn widths(query: &Query, spec: &ChartSpec, scene: &Scene, view: &View) -> Vec<f64> {
+    readings(query, spec, scene, view)
+        .into_iter()
+        .map(|r| r.width)
+        .collect()
+}
+
+/// Where each mark the reader reads to answer `query` is drawn, once each.
+pub fn read_marks(query: &Query, spec: &ChartSpec, scene: &Scene, view: &View) -> Vec<BBox> {
+    let mut out: Vec<BBox> = Vec::new();
+    for r in readings(query, spec, scene, view) {
+        if !out.contains(&r.bbox) {
+            out.push(r.bbox);
+        }
+    }
+    out
 }
 
 /// A twin that must estimate marks its original printed: the ratio of an
@@ -108,8 +134,16 @@ mod tests {
         assert_eq!(change(&plain, &printed), 0.0);
         assert_eq!(change(&printed, &plain), PRINTED_TO_ESTIMATED);
         // Nothing measured outside a measurement.
-        record(&Interval::new(0.0, 1.0), false);
+        record(&Interval::new(0.0, 1.0), false, BBox::default());
         assert_eq!(change(&[], &plain), 1.0);
+        // The marks read are the asked one, where the scene draws it.
+        let lima = scene.panels[0]
+            .marks
+            .iter()
+            .find(|m| m.category.as_deref() == Some("Lima"))
+            .unwrap()
+            .bbox;
+        assert_eq!(read_marks(&q, &spec, &scene, &sharp), vec![lima]);
     }
 
     #[test]

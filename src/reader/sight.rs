@@ -556,7 +556,7 @@ impl<'a> Sight<'a> {
     fn read_mark(&self, m: &Mark) -> Result<Interval, Stop> {
         let read = self.read_mark_once(m);
         if let Ok(iv) = &read {
-            super::precision::record(iv, self.prints_value(m));
+            super::precision::record(iv, self.prints_value(m), m.bbox);
         }
         read
     }

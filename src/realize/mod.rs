@@ -355,6 +355,37 @@ impl Run<'_> {
     }
 }
 
+/// A claim as a clause inside a question ("Is it true that the highest
+/// value of Coal is 52?"): no closing full stop, and a sentence-initial
+/// article or preposition in lower case again (a name keeps its capital).
+fn claim_clause(claim: &str) -> String {
+    let body = claim.trim_end();
+    let body = match body.strip_suffix('.') {
+        Some(b) if !b.ends_with('.') => b,
+        _ => body,
+    };
+    let first = body.split_whitespace().next().unwrap_or("");
+    const FUNCTION_WORDS: [&str; 9] = [
+        "The",
+        "A",
+        "An",
+        "According",
+        "On",
+        "In",
+        "Its",
+        "Every",
+        "No",
+    ];
+    if FUNCTION_WORDS.contains(&first.trim_end_matches(',')) {
+        let mut c = body.chars();
+        c.next()
+            .map(|f| f.to_lowercase().collect::<String>() + c.as_str())
+            .unwrap_or_default()
+    } else {
+        body.to_string()
+    }
+}
+
 /// Grammar rules muted inside a multiple-choice question: closers (thanks,
 /// sign-offs) and brief context, which read oddly between a question and
 /// its options or after a "Which of these is right?" opener; the frame
@@ -693,6 +724,10 @@ fn render(
         seed,
         &["realize", name, q.question_type.name(), &query_json],
     );
+    // A twin declared "typos" is the original's wording with typos, nothing
+    // else: a terser or chattier rewording would be a second change.
+    let typos = name == "noisy";
+    let name = if typos { "canonical" } else { name };
     // Distractor context wraps another paraphrase grammar.
     let frames_from = if name == "distractor" {
         // Register frames carry their own long context; the preface is enough.
@@ -705,7 +740,7 @@ fn render(
         frames_from,
         frames: bank(frames_from).frames.as_ref()?,
         rng,
-        id: vec![name.to_string()],
+        id: vec![if typos { "noisy" } else { name }.to_string()],
         transforms: Vec::new(),
         avoid: entity_names(spec),
         domain: chart_domain(spec),
@@ -766,6 +801,7 @@ fn render(
             let c = run.claim(&key, claim, &slots)?;
             let frame = run.pick_owned("fact", &run.frames.fact)?;
             let mut s = slots.clone();
+            s.insert("claim_clause".into(), claim_clause(&c));
             s.insert("claim".into(), c);
             fill(&frame, &s)?
         }
@@ -806,15 +842,13 @@ fn render(
             // "If Revenue in 2019 rose 10%, what would the new value be?":
             // naming the changed cell twice reads like a form.
             let same_series = changed.get("series") == slots.get("series");
-            let asks_changed_cell = paraphrase
-                && key == "value_at"
+            let asks_changed_cell = key == "value_at"
                 && change.category.is_some()
                 && same_series
                 && changed.get("category") == slots.get("category");
             // "If every value of Coal rose 10%, what would its total be?",
             // when the whole series changes and the question covers all of it.
-            let asks_changed_series = paraphrase
-                && key != "value_at"
+            let asks_changed_series = key != "value_at"
                 && change.category.is_none()
                 && same_series
                 && slots.get("scope").is_none_or(|s| s.is_empty());
@@ -1029,7 +1063,7 @@ fn render(
             t.question = fix(&t.question);
         }
     }
-    if name == "noisy" {
+    if typos {
         let protected: Vec<String> = slots
             .values()
             .chain(raw.values())
@@ -1051,7 +1085,7 @@ fn render(
         }
     }
     let realization = Realization {
-        realizer: name.to_string(),
+        realizer: if typos { "noisy" } else { name }.to_string(),
         template_id: run.id.join("/"),
         transforms: run.transforms,
     };
@@ -1277,8 +1311,9 @@ mod tests {
                 assert!(canonical.np.contains_key(key), "{key}: no noun phrase");
             }
         }
+        // Distractor wraps another realizer's frames; noisy types canonical's.
         for name in super::realizers() {
-            if name != "distractor" {
+            if !matches!(name, "distractor" | "noisy") {
                 assert!(banks()[name].frames.is_some(), "{name}: no frames");
             }
         }

@@ -477,13 +477,21 @@ pub fn ordinal(n: usize) -> String {
 /// Canonical wording's one fixed wrapping of awkward series names ("the
 /// 2020 series", "the 18-24 group"); whether a series name (wrapped, or
 /// naming an entity such as "Kerluke and Sons" or, among several series,
-/// "Brazil") cannot stand as a measure after an adjective ("the highest
-/// {series}"). `several_series`: the asked panel plots more than one series.
+/// "Brazil", or a list of kinds such as "Restaurants and hotels") cannot
+/// stand as a measure after an adjective ("the highest {series}").
+/// `several_series`: the asked panel's table holds more than one series.
 pub fn wrap_awkward_plainly(slots: &mut Slots, several_series: bool) -> bool {
+    // Among several series "the highest Brazil" is not English (a place or
+    // kind, not the measure; a table's only series is usually the measure
+    // itself, "the highest Population"); nor is "the highest Restaurants and
+    // hotels", a list of kinds, ever.
     let mut wrapped = SERIES_KEYS.iter().any(|k| {
-        slots
-            .get(*k)
-            .is_some_and(|n| names_an_entity(n) || (several_series && reads_as_a_name(n)))
+        slots.get(*k).is_some_and(|n| {
+            names_an_entity(n)
+                || (several_series && reads_as_a_name(n))
+                || n.contains(" and ")
+                || n.contains(" & ")
+        })
     });
     for key in SERIES_KEYS {
         let Some(kind) = slots.get(key).and_then(|n| awkward_kind(n)) else {

@@ -132,6 +132,7 @@ fn category_ref(
     p: &PanelScene,
     category: &str,
     slots: &Slots,
+    size_refs: bool,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Option<(String, String)> {
     let (_, one, big, small) = mark_nouns(p.kind);
@@ -140,7 +141,8 @@ fn category_ref(
     s.insert("big".into(), big.into());
     s.insert("small".into(), small.into());
     for largest in [true, false] {
-        if extreme_category(p, largest).as_deref() == Some(category)
+        if size_refs
+            && extreme_category(p, largest).as_deref() == Some(category)
             && resolve(p, &Reference::Extreme { largest }).as_deref() == Some(category)
         {
             let key = if largest {
@@ -225,6 +227,9 @@ pub fn substitute(
     ) {
         return Outcome::Cannot;
     }
+    // "The shortest bar" says where a category ranks: a question about its
+    // rank or about which of two is higher would be answered by the name.
+    let size_refs = !matches!(query.base(), Query::Rank { .. } | Query::Compare { .. });
     let mut refs: BTreeMap<String, (String, String)> = BTreeMap::new();
     let mut done: Vec<String> = Vec::new();
     for key in series_keys.iter().chain(&category_keys) {
@@ -240,7 +245,7 @@ pub fn substitute(
                 let found = if is_series {
                     series_ref(p, name, rng)
                 } else {
-                    category_ref(p, name, slots, rng)
+                    category_ref(p, name, slots, size_refs, rng)
                 };
                 let Some(found) = found else {
                     return Outcome::Cannot;

@@ -38,8 +38,11 @@ pub fn score_typed(
                 .get(idx)
                 .is_some_and(|c| normalize(c) == normalize(prediction)))
         }
-        Answer::TrueFalse { value } => hit(verdict(prediction) == Some(*value)),
-        Answer::YesNo { value } => hit(yes_no(prediction) == Some(*value)),
+        // A claim asked as a question ("Is it true that …?") is answered
+        // yes or no as often as true or false: both say the same.
+        Answer::TrueFalse { value } | Answer::YesNo { value } => {
+            hit(verdict(prediction).or_else(|| yes_no(prediction)) == Some(*value))
+        }
         Answer::Year { value } => hit(year_matches(*value, prediction)
             || period_score(&value.to_string(), prediction) == Some(1.0)),
         Answer::Number {

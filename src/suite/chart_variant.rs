@@ -312,6 +312,14 @@ impl Env<'_> {
                     block.drop_item("undeclared_change:annotation");
                     continue;
                 }
+                if super::frame::category_labels_moved(&base.scene, &chart.scene, info.name) {
+                    block.drop_item("undeclared_change:category_labels");
+                    continue;
+                }
+                if super::frame::printed_values_differ(&base.scene, &chart.scene, info.name) {
+                    block.drop_item("undeclared_change:printed_values");
+                    continue;
+                }
                 if super::frame::marks_vanish(&base.scene, &chart.scene, meta.target_panel) {
                     block.drop_item("undeclared_change:marks");
                     continue;
@@ -320,6 +328,10 @@ impl Env<'_> {
                     super::frame::layout_gain(&base.scene, &chart.scene, meta.target_panel)
                 {
                     block.drop_item(&format!("undeclared_change:{what}"));
+                    continue;
+                }
+                if super::direction::points_at_answer(base, q, &meta.pointed) {
+                    block.drop_item("points_at_answer");
                     continue;
                 }
                 if super::frame::labels_unchanged(&base.scene, &chart.scene, info.axis) {

@@ -147,6 +147,30 @@ fn prints_answer(chart: &Chart, q: &Question) -> bool {
     shown > 0 && 3 * shown >= steps.len()
 }
 
+/// Whether an arrow the twin added points at a mark that gives the answer
+/// away: the answer's own mark (its category, its series or its value is
+/// what the question asks for), or one of the few marks the question reads
+/// (up to three: one of twelve months summed is no pointer at the answer).
+pub(super) fn points_at_answer(base: &Chart, q: &Question, pointed: &[(usize, usize)]) -> bool {
+    if pointed.is_empty() {
+        return false;
+    }
+    let view = View::for_item(&[], q.paragraph.is_some());
+    let read = precision::read_marks(&q.query, &base.spec, &base.scene, &view);
+    let stated = stated_values(base, q);
+    pointed.iter().any(|&(pi, mi)| {
+        let Some(mark) = base.scene.panels.get(pi).and_then(|p| p.marks.get(mi)) else {
+            return false;
+        };
+        let names = [Some(mark.series.as_str()), mark.category.as_deref()];
+        let is_answer = stated.iter().any(|v| match v {
+            Stated::Text(t) => names.iter().flatten().any(|n| names_word(n, t)),
+            Stated::Number { .. } => v.stated_in(&crate::ir::answer::format_number(mark.value, 12)),
+        });
+        is_answer || (read.len() <= 3 && read.contains(&mark.bbox))
+    })
+}
+
 /// A value a question asks for or is about.
 enum Stated {
     Number { value: f64, decimals: u8 },
@@ -361,5 +385,58 @@ mod tests {
         assert!(got.contains(&2761.0));
         let got: Vec<f64> = numbers_in("Highest 10000 to 14999: Puerto Rico 0.118.").collect();
         assert!(got.contains(&0.118));
+    }
+
+    #[test]
+    fn an_arrow_at_the_answer_or_a_read_operand_points_at_it() {
+        use crate::ir::{ChartKind, QuestionType};
+        use crate::query::testing as t;
+        use crate::questions::{QuestionOptions, generate};
+        let table = t::category_table(
+            "t",
+            "City",
+            &["Oslo", "Lima", "Kyiv", "Pune", "Baku"],
+            vec![t::series(
+                "Sales",
+                &[Some(12.0), Some(47.0), Some(31.0), Some(20.0), Some(8.0)],
+                0,
+            )],
+        );
+        let chart = super::super::pipeline::render(t::single(&table, ChartKind::Bar)).unwrap();
+        let mark = |city: &str| {
+            let marks = &chart.scene.panels[0].marks;
+            (
+                0,
+                marks
+                    .iter()
+                    .position(|m| m.category.as_deref() == Some(city))
+                    .unwrap(),
+            )
+        };
+        let ask = |family: &str| {
+            let opts = QuestionOptions {
+                seed: 3,
+                count: 4,
+                types: vec![QuestionType::Factoid],
+                families: vec![family.into()],
+                unanswerable_share: 0.0,
+            };
+            generate(&chart.id, &chart.spec, &chart.scene, &opts)
+                .into_iter()
+                .find(|q| q.family == family && q.answerable)
+                .unwrap_or_else(|| panic!("no {family} question"))
+        };
+        let argmax = ask("argmax");
+        assert!(super::points_at_answer(&chart, &argmax, &[mark("Lima")]));
+        // The question reads all five bars: one of them is no pointer.
+        assert!(!super::points_at_answer(&chart, &argmax, &[mark("Baku")]));
+        assert!(!super::points_at_answer(&chart, &argmax, &[]));
+        let value = ask("value_at");
+        let Query::ValueAt { category, .. } = &value.query else {
+            panic!("{:?}", value.query)
+        };
+        let other = if category == "Oslo" { "Kyiv" } else { "Oslo" };
+        assert!(super::points_at_answer(&chart, &value, &[mark(category)]));
+        assert!(!super::points_at_answer(&chart, &value, &[mark(other)]));
     }
 }

@@ -329,6 +329,45 @@ pub(super) fn layout_gain(
     None
 }
 
+/// Whether another kind or orientation of a single-panel chart prints other
+/// values than the original: a heatmap printing all 38 cells redrawn as
+/// grouped bars printing half of them (the rest colliding) is a
+/// data-labels change the swap does not declare. Same marks, same printed
+/// values, or the variant is not kept.
+pub(super) fn printed_values_differ(base: &Scene, variant: &Scene, name: &str) -> bool {
+    if !matches!(name, "kind_swap" | "kind_swap_new" | "orientation") {
+        return false;
+    }
+    match (base.panels.as_slice(), variant.panels.as_slice()) {
+        ([a], [b]) => printed_values(a) != printed_values(b),
+        _ => false,
+    }
+}
+
+/// Whether a change of the value axis alone (its tick labels' format, its
+/// start, a log scale) changed which category names the other axis prints:
+/// longer tick labels narrow the plot, and a date axis printing every week
+/// may then print every second one, which drops the label an item reads.
+pub(super) fn category_labels_moved(base: &Scene, variant: &Scene, name: &str) -> bool {
+    if !matches!(name, "tick_format" | "baseline" | "log_scale") {
+        return false;
+    }
+    // The axis across the value axis, dates included (a time axis's ticks
+    // carry values too); a scatter plot's x axis is a value axis itself.
+    let across = |p: &PanelScene| -> Vec<String> {
+        let ticks = if p.kind.is_horizontal() {
+            &p.y_ticks
+        } else {
+            &p.x_ticks
+        };
+        ticks.iter().map(|t| t.label.clone()).collect()
+    };
+    match (base.panels.as_slice(), variant.panels.as_slice()) {
+        ([a], [b]) if !is_xy(a.kind) => across(a) != across(b),
+        _ => false,
+    }
+}
+
 /// Bars narrower than a pixel are not drawn at all (a line of 58 years ×
 /// 9 series swapped to grouped bars; fifty bars in a small panel): a
 /// variant whose asked panel draws such bars where its original drew every
@@ -415,5 +454,43 @@ mod tests {
         );
         // Axes, kinds and layouts are about the frame: never judged here.
         assert_eq!(undeclared_change(&base, &with_labels, "axis"), None);
+    }
+
+    #[test]
+    fn another_kind_prints_the_same_values_or_is_not_kept() {
+        let table = t::category_table(
+            "t",
+            "City",
+            &["Oslo", "Lima", "Kyiv"],
+            vec![t::series("Sales", &[Some(3.0), Some(5.0), Some(4.0)], 0)],
+        );
+        let labelled =
+            |kind| crate::perturb::restyle(&t::single(&table, kind), |s| s.data_labels = true);
+        let bars = drawn(&labelled(ChartKind::Bar));
+        let sideways = drawn(&labelled(ChartKind::HorizontalBar));
+        assert!(!printed_values_differ(&bars, &sideways, "orientation"));
+        let bare = drawn(&t::single(&table, ChartKind::HorizontalBar));
+        assert!(printed_values_differ(&bars, &bare, "orientation"));
+        assert!(printed_values_differ(&bars, &bare, "kind_swap"));
+        // Other changes are judged by the frame checks, not here.
+        assert!(!printed_values_differ(&bars, &bare, "data_labels"));
+    }
+
+    #[test]
+    fn a_value_axis_change_keeps_the_category_labels() {
+        let table = t::category_table(
+            "t",
+            "City",
+            &["Oslo", "Lima", "Kyiv"],
+            vec![t::series("Sales", &[Some(3.0), Some(5.0), Some(4.0)], 0)],
+        );
+        let base = drawn(&t::single(&table, ChartKind::Bar));
+        assert!(!category_labels_moved(&base, &base, "tick_format"));
+        let mut thinned = base.clone();
+        thinned.panels[0].x_ticks.remove(1);
+        assert!(category_labels_moved(&base, &thinned, "tick_format"));
+        assert!(category_labels_moved(&base, &thinned, "baseline"));
+        // Other changes are judged elsewhere.
+        assert!(!category_labels_moved(&base, &thinned, "font_size"));
     }
 }

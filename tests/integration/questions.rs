@@ -1085,7 +1085,9 @@ fn paraphrases_really_differ_from_canonical() {
             ..Default::default()
         };
         for q in generate(&id, &spec, &scene, &opts) {
-            for r in paraphrase_realizers() {
+            // A typos twin keeps the original's wording on purpose: it is
+            // checked for its typos, not for a new wording.
+            for r in paraphrase_realizers().into_iter().filter(|r| *r != "noisy") {
                 if let Some(p) = realize(&q, r, &spec, &scene, 3) {
                     let e = sums.entry(r).or_default();
                     e.0 += trigram_jaccard(&q.text, &p.text);
@@ -1223,6 +1225,43 @@ fn paragraph_facts_alone_and_with_the_chart() {
         para.iter()
             .all(|q| q.paragraph.as_deref() == t.meta.paragraph.as_deref())
     );
+}
+
+#[test]
+fn a_typos_twin_is_the_original_with_a_few_misspelt_words() {
+    let words = |t: &str| -> Vec<String> {
+        t.split_whitespace()
+            .map(|w| {
+                w.trim_matches(|c: char| !c.is_alphanumeric())
+                    .replace('\'', "")
+                    .to_lowercase()
+            })
+            .filter(|w| !w.is_empty())
+            .collect()
+    };
+    let mut seen = 0;
+    for (id, spec, scene) in sample_charts(30) {
+        let opts = QuestionOptions {
+            count: 12,
+            ..Default::default()
+        };
+        for q in generate(&id, &spec, &scene, &opts) {
+            let Some(twin) = realize(&q, "noisy", &spec, &scene, 3) else {
+                continue;
+            };
+            let (a, b) = (words(&q.text), words(&twin.text));
+            assert_eq!(a.len(), b.len(), "{:?} -> {:?}", q.text, twin.text);
+            let changed = a.iter().zip(&b).filter(|(x, y)| x != y).count();
+            assert!(
+                (1..=3).contains(&changed),
+                "{changed} words differ: {:?} -> {:?}",
+                q.text,
+                twin.text
+            );
+            seen += 1;
+        }
+    }
+    assert!(seen >= 50, "only {seen} typos twins");
 }
 
 #[test]
