@@ -960,7 +960,7 @@ pub fn reformat(
                     Query::Conversation { turns } => turns.into_iter().next()?,
                     _ => return None,
                 };
-                if first == base {
+                if first == base || opening_hints(&first, &base) {
                     return None;
                 }
                 Query::Conversation {
@@ -982,9 +982,58 @@ pub fn reformat(
     Some(out)
 }
 
+/// Whether an opening turn, answered in the conversation's history, points
+/// at the answer of a question about an extreme: where the extreme lies (a
+/// "which month is lowest?" before "what is the lowest value?"), or a value
+/// of the same series (the month after the low, printed exactly beside it).
+fn opening_hints(first: &Query, base: &Query) -> bool {
+    let asked: Option<Option<&str>> = match base {
+        Query::MaxValue { series, .. } | Query::MinValue { series, .. } => Some(series.as_deref()),
+        Query::Spread { series, .. } | Query::TopMean { series, .. } => Some(Some(series)),
+        _ => None,
+    };
+    let Some(asked) = asked else {
+        return false;
+    };
+    let same = |s: Option<&str>| asked.is_none() || s.is_none() || s == asked;
+    match first {
+        Query::Argmax { .. } | Query::Argmin { .. } => true,
+        Query::ValueAt { series, .. } => same(Some(series)),
+        Query::MaxValue { series, .. } | Query::MinValue { series, .. } => same(series.as_deref()),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod near_miss_tests {
-    use super::near_miss;
+    use super::{Query, near_miss, opening_hints};
+
+    #[test]
+    fn an_opening_turn_never_points_at_an_asked_extreme() {
+        let low = Query::MinValue {
+            panel: 0,
+            series: Some("S&P 500".into()),
+        };
+        let month_after = Query::ValueAt {
+            panel: 0,
+            series: "S&P 500".into(),
+            category: "2002-10".into(),
+        };
+        let where_low = Query::Argmin {
+            panel: 0,
+            series: Some("S&P 500".into()),
+        };
+        let other_series = Query::ValueAt {
+            panel: 0,
+            series: "Dow".into(),
+            category: "2002-10".into(),
+        };
+        assert!(opening_hints(&month_after, &low));
+        assert!(opening_hints(&where_low, &low));
+        assert!(!opening_hints(&other_series, &low));
+        // A value question gains no hint from another cell's value.
+        assert!(!opening_hints(&month_after, &other_series));
+    }
     use crate::ir::Answer;
 
     #[test]
