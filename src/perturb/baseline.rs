@@ -3,7 +3,7 @@
 //! areas are left alone: their length or area encodes the value, so a cut
 //! axis would misstate it.
 
-use super::util::{drawn, marks_outside, ramp_axis};
+use super::util::{drawn, marks_outside, ramp_axis, valued_ticks};
 use super::{AnswerEffect, Applied, ChartContext, Info, Perturbation, Stage};
 use crate::ir::{ChartKind, ChartSpec, PanelSpec, PinnedAxes, Scene};
 
@@ -81,7 +81,7 @@ impl Perturbation for Baseline {
                 .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
                     (a.min(*v), b.max(*v))
                 });
-            let printed = valued(&drawn_panel.y_ticks);
+            let printed = valued_ticks(&drawn_panel.y_ticks);
             // The upper levels print at most the theme's reduced tick count.
             let most = if level >= 2 {
                 panel.style.tick_count as usize
@@ -98,7 +98,7 @@ impl Perturbation for Baseline {
                 value: ticks,
                 // A scatter plot's x axis stays as it was printed.
                 x: if panel.kind == ChartKind::Scatter {
-                    valued(&drawn_panel.x_ticks)
+                    valued_ticks(&drawn_panel.x_ticks)
                 } else {
                     Vec::new()
                 },
@@ -131,13 +131,6 @@ impl Perturbation for Baseline {
             .all(|(n, w)| (n.0.is_some_and(|v| starts.contains(&v)) && n.1 == w.1) || n == w);
         (kept && now != was).then(|| Applied::new(out).param("value_start", first))
     }
-}
-
-fn valued(ticks: &[crate::ir::Tick]) -> Vec<(f64, String)> {
-    ticks
-        .iter()
-        .filter_map(|t| t.value.map(|v| (v, t.label.clone())))
-        .collect()
 }
 
 /// The printed ticks from the highest one that still leaves the lowest point

@@ -55,7 +55,7 @@ pub mod registry;
 
 pub use registry::{catalog, chart_perturbations, find, info, ladder_markdown};
 pub(crate) use util::encode_png;
-pub use util::{marks_outside, restyle, retarget_panel};
+pub use util::{marks_outside, restyle, retarget_panel, valued_ticks};
 
 /// What a perturbation may do to the item's answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

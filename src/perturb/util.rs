@@ -86,6 +86,15 @@ pub fn drawn(spec: &ChartSpec) -> Option<(String, Scene)> {
     crate::render::render_svg(spec).ok()
 }
 
+/// The printed ticks that carry a value, as (value, label): an axis to draw
+/// again or to cut.
+pub fn valued_ticks(ticks: &[crate::ir::Tick]) -> Vec<(f64, String)> {
+    ticks
+        .iter()
+        .filter_map(|t| t.value.map(|v| (v, t.label.clone())))
+        .collect()
+}
+
 /// `spec` with every panel's numeric axes held to the spans `scene` printed
 /// (first to last tick), so a change of tick density keeps each axis's range.
 pub fn keep_spans(spec: &ChartSpec, scene: &Scene) -> ChartSpec {

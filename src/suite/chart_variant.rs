@@ -302,32 +302,10 @@ impl Env<'_> {
                     }
                 };
                 attempts += 1;
-                if let Some(what) =
-                    super::frame::undeclared_change(&base.scene, &chart.scene, info.axis)
+                if let Some(reason) =
+                    super::frame::unkept(&base.scene, &chart.scene, &info, meta.target_panel)
                 {
-                    block.drop_item(&format!("undeclared_change:{what}"));
-                    continue;
-                }
-                if super::frame::annotation_lost(&base.scene, &chart.scene, info.name) {
-                    block.drop_item("undeclared_change:annotation");
-                    continue;
-                }
-                if super::frame::category_labels_moved(&base.scene, &chart.scene, info.name) {
-                    block.drop_item("undeclared_change:category_labels");
-                    continue;
-                }
-                if super::frame::printed_values_differ(&base.scene, &chart.scene, info.name) {
-                    block.drop_item("undeclared_change:printed_values");
-                    continue;
-                }
-                if super::frame::marks_vanish(&base.scene, &chart.scene, meta.target_panel) {
-                    block.drop_item("undeclared_change:marks");
-                    continue;
-                }
-                if let Some(what) =
-                    super::frame::layout_gain(&base.scene, &chart.scene, meta.target_panel)
-                {
-                    block.drop_item(&format!("undeclared_change:{what}"));
+                    block.drop_item(&reason);
                     continue;
                 }
                 if super::direction::points_at_answer(base, q, &meta.pointed) {

@@ -10,7 +10,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::ir::{ChartKind, ChartSpec, PanelScene, PanelSpec, PinnedAxes, Scene, Tick};
+use crate::ir::{ChartKind, ChartSpec, PanelScene, PanelSpec, PinnedAxes, Scene};
+use crate::perturb::valued_ticks as valued;
 
 /// Axes whose perturbations may change the frame: they are about it.
 const FRAME_AXES: [&str; 6] = [
@@ -25,13 +26,6 @@ const FRAME_AXES: [&str; 6] = [
 /// Whether a perturbation on `axis` keeps its original's frame.
 pub(super) fn keeps_frame(axis: &str) -> bool {
     !FRAME_AXES.contains(&axis)
-}
-
-fn valued(ticks: &[Tick]) -> Vec<(f64, String)> {
-    ticks
-        .iter()
-        .filter_map(|t| t.value.map(|v| (v, t.label.clone())))
-        .collect()
 }
 
 fn is_xy(kind: ChartKind) -> bool {
@@ -280,6 +274,24 @@ pub(super) fn undeclared_change(base: &Scene, variant: &Scene, axis: &str) -> Op
         }
     }
     None
+}
+
+/// Why a variant drawn by the perturbation `info` (its asked panel at
+/// `target` when a layout moved it) is not kept: the first thing it changed
+/// beyond its declaration, as the drop reason; None when it is clean.
+pub(super) fn unkept(
+    base: &Scene,
+    variant: &Scene,
+    info: &crate::perturb::Info,
+    target: Option<usize>,
+) -> Option<String> {
+    let what = undeclared_change(base, variant, info.axis)
+        .or_else(|| annotation_lost(base, variant, info.name).then_some("annotation"))
+        .or_else(|| category_labels_moved(base, variant, info.name).then_some("category_labels"))
+        .or_else(|| printed_values_differ(base, variant, info.name).then_some("printed_values"))
+        .or_else(|| marks_vanish(base, variant, target).then_some("marks"))
+        .or_else(|| layout_gain(base, variant, target))?;
+    Some(format!("undeclared_change:{what}"))
 }
 
 /// Whether `variant` lost the annotation (reference line, highlight, band,
