@@ -62,15 +62,27 @@ static NUMBER: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"-?\d[\d,]*(?:\.\d+)?").expect("number regex"));
 static YEAR: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b(1[89]\d\d|20\d\d)\b").expect("year regex"));
-static QUOTED: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"["“'‘]([^"”'’]{1,40})["”'’]"#).expect("quote regex"));
+// An apostrophe inside a word ("What's the chart's note") opens no quote.
+static QUOTED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?:^|[^\w])["“'‘]([^"”'’]{1,40})["”'’](?:[^\w]|$)"#).expect("quote regex")
+});
 static NAME: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)").expect("capitalized regex")
 });
 
-const YES_NO_STARTS: [&str; 12] = [
-    "is", "are", "does", "do", "did", "was", "were", "has", "have", "can", "will", "could",
+const YES_NO_STARTS: [&str; 13] = [
+    "is", "are", "does", "do", "did", "was", "were", "has", "have", "can", "will", "could", "would",
 ];
+
+/// Whether the question asks yes or no in any of its clauses ("Based on the
+/// chart, is it correct that …?", "Would you agree that …?"): the form a
+/// text-only guesser sees, however the question opens.
+fn asks_yes_or_no(lower: &str) -> bool {
+    lower
+        .split([',', '.', ';', ':', '?'])
+        .filter_map(|clause| clause.split_whitespace().next())
+        .any(|w| YES_NO_STARTS.contains(&w))
+}
 /// Words that start questions or sentences and are not category names.
 const STOP_WORDS: [&str; 16] = [
     "What",
@@ -122,7 +134,7 @@ pub fn guess(
         }
         .into();
     }
-    if YES_NO_STARTS.contains(&first_word) {
+    if YES_NO_STARTS.contains(&first_word) || asks_yes_or_no(&lower) {
         return if rng.random_bool(0.5) { "Yes" } else { "No" }.into();
     }
     if lower.contains("which year") || lower.contains("what year") || lower.contains("when ") {
@@ -216,6 +228,26 @@ mod tests {
             0,
         );
         assert!(text == "Europe" || text == "Asia", "{text}");
+        // However the question opens, a yes/no question is guessed as one.
+        for q in [
+            "Would you agree that Gas is greater in Spain than in Italy?",
+            "Based on the chart, is it correct that Gas in 2020 exceeds Gas in 2021?",
+        ] {
+            assert!(
+                ["Yes", "No"].contains(&g(q, QuestionType::Factoid, 0).as_str()),
+                "{q}"
+            );
+        }
+        // Apostrophes inside words quote nothing; a quoted name is taken.
+        assert_eq!(
+            g(
+                "What's the wording of the chart's note?",
+                QuestionType::Descriptive,
+                0
+            ),
+            crate::ir::answer::UNANSWERABLE_TEXT
+        );
+        assert_eq!(g("Which bar is 'Oil'?", QuestionType::Factoid, 0), "Oil");
     }
 
     #[test]

@@ -50,9 +50,14 @@ impl Perturbation for FontFamily {
             }
         });
         (out != *spec).then(|| {
-            Applied::new(out)
+            let applied = Applied::new(out)
                 .param("font_family", body)
-                .param("title_font_family", title)
+                .param("title_font_family", title);
+            // The title's weight is part of the change where the level sets it.
+            match bold {
+                Some(b) => applied.param("title_bold", b),
+                None => applied,
+            }
         })
     }
 }

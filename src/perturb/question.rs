@@ -58,6 +58,21 @@ fn candidate(
     None
 }
 
+/// Whether `b` is `a` with at most two words replaced where they stand
+/// (same words around them, same order, same count).
+fn words_swapped_in_place(a: &str, b: &str) -> bool {
+    let (x, y): (Vec<&str>, Vec<&str>) = (
+        a.split_whitespace().collect(),
+        b.split_whitespace().collect(),
+    );
+    x.len() == y.len()
+        && x.iter()
+            .zip(&y)
+            .filter(|(p, q)| !p.eq_ignore_ascii_case(q))
+            .count()
+            <= 2
+}
+
 /// Applies question perturbation `name` at `severity`; `None` when it does
 /// not apply to this question (no candidate differs from the original).
 pub fn apply(
@@ -98,6 +113,11 @@ pub fn apply_preferring(
         if found.iter().any(|(_, f)| f.text == c.text) {
             continue;
         }
+        // A syntactic rewording reshapes the sentence; one that swaps a
+        // word or two in place ("highest" → "top") is a lexical change.
+        if info.axis == "syntactic" && words_swapped_in_place(&q.text, &c.text) {
+            continue;
+        }
         let distance = 1.0 - strsim::normalized_levenshtein(&q.text, &c.text);
         found.push((distance, c));
     }
@@ -116,4 +136,27 @@ pub fn apply_preferring(
             .param("realizer", realizer)
             .param("distance", (distance * 1000.0).round() / 1000.0),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_word_replaced_in_place_is_no_new_sentence_shape() {
+        let q = "What is the highest tick label on the y-axis?";
+        assert!(words_swapped_in_place(
+            q,
+            "What is the top tick label on the y-axis?"
+        ));
+        assert!(words_swapped_in_place(q, q));
+        assert!(!words_swapped_in_place(
+            q,
+            "On the y-axis, what is the highest tick label?"
+        ));
+        assert!(!words_swapped_in_place(
+            q,
+            "Which tick label on the y-axis is the highest?"
+        ));
+    }
 }

@@ -127,6 +127,12 @@ impl Perturbation for Subplots {
             crate::spec::grid(rows, cols, panels, &spec.style, spec.title.clone()).ok()?;
         // The chart's own source line stays under the grid.
         out.source_line = spec.source_line.clone();
+        // Each panel about seven tenths of the original's size: smaller, as
+        // subplots are, yet with room for the names and values it printed
+        // alone (a variant that loses them is not kept).
+        let title_h = if out.title.is_some() { 50 } else { 0 };
+        out.width = out.width.max(cols * spec.width * 7 / 10);
+        out.height = out.height.max(rows * spec.height * 7 / 10 + title_h);
         let mut applied = Applied::new(out)
             .param("rows", rows)
             .param("cols", cols)

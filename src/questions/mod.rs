@@ -251,10 +251,17 @@ fn sees_with(
     crate::reader::agrees(answer, &crate::reader::answer(query, spec, scene, &view))
 }
 
-/// Whether a wrapped query (hypothetical, conversation) is readable on its panel.
+/// Whether a wrapped query (hypothetical, conversation) is readable on its
+/// panel: a conversation's earlier turns too, since their answers are shown
+/// as given and a reader must be able to see them so on the chart.
 fn readable(query: &Query, spec: &ChartSpec, scene: &Scene) -> bool {
-    execute(query, spec, scene)
-        .is_ok_and(|a| a != Answer::Unanswerable && sees(query, &a, spec, scene))
+    let one = |q: &Query| {
+        execute(q, spec, scene).is_ok_and(|a| a != Answer::Unanswerable && sees(q, &a, spec, scene))
+    };
+    match query {
+        Query::Conversation { turns } => one(query) && turns.iter().all(one),
+        _ => one(query),
+    }
 }
 
 fn descriptive_query(
@@ -480,6 +487,28 @@ fn to_fact(
         base: Box::new(base.clone()),
         claim,
     })
+}
+
+/// A claim of the given truth about `base` on the chart `spec`/`scene`, as
+/// the generator would state it: the suite-wide balance of claims re-states
+/// an item's claim with this.
+pub(crate) fn claim_of_truth(
+    base: &Query,
+    truth: bool,
+    spec: &ChartSpec,
+    scene: &Scene,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Option<String> {
+    let answer = execute(base, spec, scene).ok()?;
+    let data = spec
+        .panels()
+        .get(base.panel())
+        .map(|p| PanelData::from_panel(p));
+    let fact = to_fact(base, &answer, truth, data.as_ref(), scene, rng)?;
+    match printed_periods(fact, spec, scene) {
+        Query::FactCheck { claim, .. } => Some(claim),
+        _ => None,
+    }
 }
 
 /// Whether a series holds percentages: a "%" unit, or a name that says so.
@@ -948,9 +977,13 @@ pub fn reformat(
                     series: series.clone(),
                     category: d.categories.get(other)?.clone(),
                 };
-                Query::Conversation {
+                let turns = Query::Conversation {
                     turns: vec![first, base.clone()],
+                };
+                if !readable(&turns, spec, scene) {
+                    return None;
                 }
+                turns
             }
             // Any other question is asked after an opening question about
             // the same panel, so the asked turn keeps the original's fact.
@@ -963,9 +996,13 @@ pub fn reformat(
                 if first == base || opening_hints(&first, &base) {
                     return None;
                 }
-                Query::Conversation {
+                let turns = Query::Conversation {
                     turns: vec![first, base],
+                };
+                if !readable(&turns, spec, scene) {
+                    return None;
                 }
+                turns
             }
         },
         _ => return None,

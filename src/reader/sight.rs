@@ -12,6 +12,9 @@ use super::view::{SLICE_ANGLE_DEG, View};
 use super::{Stop, unreadable};
 use crate::ir::{ChartKind, Mark, MarkKind, PanelScene, TextBox};
 
+/// The thinnest bar a careful reader can count on seeing, in pixels.
+const MIN_BAR_PX: f64 = 2.0;
+
 /// A hypothetical edit: scale one cell (or a whole series) by a factor.
 #[derive(Debug, Clone)]
 pub struct Edit {
@@ -480,11 +483,27 @@ impl<'a> Sight<'a> {
 
     fn mark(&self, series: &str, slot: &str) -> Result<&'a Mark, Stop> {
         let circular = self.panel.kind.is_circular();
-        self.panel
+        let mark = self
+            .panel
             .marks
             .iter()
             .find(|m| m.category.as_deref() == Some(slot) && (circular || m.series == series))
-            .ok_or_else(|| unreadable("no_mark", format!("no mark of {series} at {slot}")))
+            .ok_or_else(|| unreadable("no_mark", format!("no mark of {series} at {slot}")))?;
+        // A bar a pixel or two thick may be drawn or lost to antialiasing
+        // (fifty states × ten groups of bars): no one can count on seeing it.
+        let thickness = if self.panel.kind.is_horizontal() {
+            mark.bbox.h
+        } else {
+            mark.bbox.w
+        };
+        if mark.kind == MarkKind::Bar && f64::from(thickness) * self.view.detail_scale < MIN_BAR_PX
+        {
+            return Err(unreadable(
+                "mark_too_thin",
+                format!("the bar of {series} at {slot} is {thickness:.1} px thick"),
+            ));
+        }
+        Ok(mark)
     }
 
     /// The value of a named cell.

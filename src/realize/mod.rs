@@ -73,7 +73,7 @@ pub fn realize(
 
 struct Run<'a> {
     name: &'a str,
-    /// The bank whose frames and grammar a distractor wording borrows.
+    /// The bank whose frames and grammar the wording draws from.
     frames_from: &'a str,
     frames: &'static Frames,
     rng: Xoshiro256PlusPlus,
@@ -720,27 +720,25 @@ fn render(
     seed: u64,
 ) -> Option<Rendered> {
     let query_json = serde_json::to_string(&q.query).ok()?;
-    let mut rng = crate::seed::rng(
+    let rng = crate::seed::rng(
         seed,
         &["realize", name, q.question_type.name(), &query_json],
     );
     // A twin declared "typos" is the original's wording with typos, nothing
     // else: a terser or chattier rewording would be a second change.
     let typos = name == "noisy";
-    let name = if typos { "canonical" } else { name };
-    // Distractor context wraps another paraphrase grammar.
-    let frames_from = if name == "distractor" {
-        // Register frames carry their own long context; the preface is enough.
-        ["syntactic", "lexical"][rng.random_range(0..2)]
-    } else {
-        name
-    };
+    // Nor is a twin declared "distractor context" reworded: the original's
+    // wording with a context sentence before it.
+    let context = name == "distractor";
+    let declared = name;
+    let name = if typos || context { "canonical" } else { name };
+    let frames_from = name;
     let mut run = Run {
         name,
         frames_from,
         frames: bank(frames_from).frames.as_ref()?,
         rng,
-        id: vec![if typos { "noisy" } else { name }.to_string()],
+        id: vec![declared.to_string()],
         transforms: Vec::new(),
         avoid: entity_names(spec),
         domain: chart_domain(spec),
@@ -750,9 +748,6 @@ fn render(
         np_parenthetical: false,
         wrappings: Vec::new(),
     };
-    if name == "distractor" {
-        run.transforms.push(format!("frames:{frames_from}"));
-    }
     let base = q.query.base();
     let (key, raw) = base_slots(base, spec)?;
     let mut slots = raw.clone();
@@ -1021,7 +1016,10 @@ fn render(
             None => text = apply(&text),
         }
     }
-    if name == "distractor" {
+    if context {
+        // The preface comes from the distractor bank's grammar.
+        run.name = "distractor";
+        run.frames_from = "distractor";
         let ctx = context::build(spec, base, &raw, &q.answer.to_text(), &mut run.rng);
         let mut s = slots.clone();
         s.extend(ctx.slots.clone());
@@ -1085,7 +1083,7 @@ fn render(
         }
     }
     let realization = Realization {
-        realizer: if typos { "noisy" } else { name }.to_string(),
+        realizer: declared.to_string(),
         template_id: run.id.join("/"),
         transforms: run.transforms,
     };

@@ -135,7 +135,14 @@ impl Balance {
             *families.get(&q.family).unwrap_or(&0),
             weight(&config.quotas.family, &q.family),
         );
-        let p = self.answer_pressure(ORIGINAL, &q.answer) + self.claim_pressure(q);
+        // A claim's truth is evened per family (here within the table, and
+        // over the suite by the claims pass); evening the set's true and
+        // false claims here too would make the families whose claims cannot
+        // be re-stated (a comparison's yes or no) make up for the others.
+        let p = match q.answer {
+            Answer::TrueFalse { .. } => self.claim_pressure(q),
+            _ => self.answer_pressure(ORIGINAL, &q.answer),
+        };
         (u, t, p, f)
     }
 

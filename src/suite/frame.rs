@@ -231,6 +231,31 @@ fn legend_inside(p: &PanelScene) -> Option<bool> {
     Some(cx >= a.x && cx <= a.x + a.w && cy >= a.y && cy <= a.y + a.h)
 }
 
+/// The panel's legend placement: inside its plot area or not, and on which
+/// side and half (None without a legend).
+fn legend_corner(p: &PanelScene) -> Option<(bool, bool, bool)> {
+    let inside = legend_inside(p)?;
+    let b = &p.legend.first()?.bbox;
+    let a = &p.plot_area;
+    let (cx, cy) = (b.x + b.w / 2.0, b.y + b.h / 2.0);
+    Some((inside, cx < a.x + a.w / 2.0, cy < a.y + a.h / 2.0))
+}
+
+/// Whether a change of the axes' labels alone (their format, their density,
+/// a date style) moved the legend to another corner: the labels' widths
+/// reshape the plot, and a legend placed where the marks leave room may
+/// then pick another corner although the marks did not move, a second
+/// change the declaration does not name.
+pub(super) fn legend_moved(base: &Scene, variant: &Scene, name: &str) -> bool {
+    if !matches!(name, "tick_format" | "date_format" | "tick_density") {
+        return false;
+    }
+    match (base.panels.as_slice(), variant.panels.as_slice()) {
+        ([a], [b]) => legend_corner(a) != legend_corner(b),
+        _ => false,
+    }
+}
+
 fn text(b: &Option<crate::ir::TextBox>) -> Option<&str> {
     b.as_ref().map(|b| b.text.as_str())
 }
@@ -288,9 +313,10 @@ pub(super) fn unkept(
     let what = undeclared_change(base, variant, info.axis)
         .or_else(|| annotation_lost(base, variant, info.name).then_some("annotation"))
         .or_else(|| category_labels_moved(base, variant, info.name).then_some("category_labels"))
+        .or_else(|| legend_moved(base, variant, info.name).then_some("legend"))
         .or_else(|| printed_values_differ(base, variant, info.name).then_some("printed_values"))
         .or_else(|| marks_vanish(base, variant, target).then_some("marks"))
-        .or_else(|| layout_gain(base, variant, target))?;
+        .or_else(|| layout_changed(base, variant, target))?;
     Some(format!("undeclared_change:{what}"))
 }
 
@@ -304,12 +330,14 @@ pub(super) fn annotation_lost(base: &Scene, variant: &Scene, name: &str) -> bool
         && variant.panels.iter().all(|p| p.annotation.is_none())
 }
 
-/// What a layout (subplots, dashboard) gave the target panel that its
-/// single-panel original lacked, or took from the figure: a smaller panel
-/// may print fewer category names, never more (every name printed where
-/// the original skipped every second one is an easier chart), and the
-/// original's source line stays printed. None when nothing.
-pub(super) fn layout_gain(
+/// What a layout (subplots, dashboard) changed of the target panel beyond
+/// its size and company: the panel prints the category names and the
+/// values its single-panel original printed, no fewer (a heatmap whose
+/// cells lost their printed values, a bar chart printing every second
+/// name, is a data-labels or tick change the layout does not declare) and
+/// no more (an easier chart); and the original's source line stays
+/// printed. None when nothing.
+pub(super) fn layout_changed(
     base: &Scene,
     variant: &Scene,
     target: Option<usize>,
@@ -319,15 +347,16 @@ pub(super) fn layout_gain(
         return None;
     };
     let panel = variant.panels.iter().find(|p| p.index == target)?;
-    let had: BTreeSet<&str> = printed_categories(original).into_iter().collect();
-    if printed_categories(panel).iter().any(|c| !had.contains(c)) {
+    let names = |p: &PanelScene| -> BTreeSet<String> {
+        printed_categories(p)
+            .into_iter()
+            .map(str::to_string)
+            .collect()
+    };
+    if names(original) != names(panel) {
         return Some("category_labels");
     }
-    let had_values: BTreeSet<_> = printed_values(original).into_iter().collect();
-    if printed_values(panel)
-        .iter()
-        .any(|v| !had_values.contains(v))
-    {
+    if printed_values(original) != printed_values(panel) {
         return Some("printed_values");
     }
     let source = |s: &Scene| {
@@ -504,5 +533,32 @@ mod tests {
         assert!(category_labels_moved(&base, &thinned, "baseline"));
         // Other changes are judged elsewhere.
         assert!(!category_labels_moved(&base, &thinned, "font_size"));
+    }
+
+    #[test]
+    fn a_label_format_change_keeps_the_legend_in_its_corner() {
+        let table = t::category_table(
+            "t",
+            "City",
+            &["Oslo", "Lima", "Kyiv"],
+            vec![
+                t::series("Sales", &[Some(3.0), Some(5.0), Some(4.0)], 0),
+                t::series("Costs", &[Some(2.0), Some(1.0), Some(2.5)], 0),
+            ],
+        );
+        let base = drawn(&t::single(&table, ChartKind::GroupedBar));
+        assert!(legend_corner(&base.panels[0]).is_some());
+        assert!(!legend_moved(&base, &base, "date_format"));
+        // The same legend across the plot: another corner.
+        let mut moved = base.clone();
+        let (area, entries) = (moved.panels[0].plot_area, &mut moved.panels[0].legend);
+        for e in entries.iter_mut() {
+            e.bbox.x = area.x + area.w - (e.bbox.x - area.x) - e.bbox.w;
+        }
+        assert!(legend_moved(&base, &moved, "date_format"));
+        assert!(legend_moved(&base, &moved, "tick_format"));
+        // A change about the legend, or one that moves the marks, is judged elsewhere.
+        assert!(!legend_moved(&base, &moved, "legend_moved"));
+        assert!(!legend_moved(&base, &moved, "log_scale"));
     }
 }

@@ -20,6 +20,32 @@ pub(crate) fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> SuiteError +
     }
 }
 
+/// Rewrites the non-blank lines of a JSON-lines file in place: `edit` gets
+/// each line's index and text and returns its replacement, or None to keep
+/// it. The file is replaced only once every line is written.
+pub(crate) fn rewrite_lines(
+    path: &Path,
+    mut edit: impl FnMut(usize, &str) -> Result<Option<String>, SuiteError>,
+) -> Result<(), SuiteError> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let mut out = LineWriter::create(&tmp)?;
+    let file = File::open(path).map_err(io_err(path))?;
+    let raws = BufReader::new(file)
+        .lines()
+        .filter(|l| l.as_ref().map_or(true, |l| !l.trim().is_empty()));
+    for (line, raw) in raws.enumerate() {
+        let raw = raw.map_err(io_err(path))?;
+        match edit(line, &raw)? {
+            None => out.write_line(&raw)?,
+            Some(new) => out.write_line(&new)?,
+        }
+    }
+    out.finish()?;
+    std::fs::rename(&tmp, path).map_err(io_err(path))
+}
+
 /// Streams the records of a JSON-lines file; each error names file and line.
 pub struct JsonLines<T> {
     path: PathBuf,

@@ -13,11 +13,10 @@
 //! shifts) are placed freely, and they even out their set.
 
 use std::collections::{BTreeMap, HashMap};
-use std::io::BufRead;
 use std::path::Path;
 
 use super::SuiteError;
-use super::io::{Counts, JsonLines, LineWriter, io_err};
+use super::io::{Counts, JsonLines, rewrite_lines};
 use crate::ir::suite::ITEMS_FILE;
 use crate::ir::{Answer, Item, Query, SetName};
 
@@ -182,36 +181,23 @@ pub(crate) fn balance_letters(
     if changes.is_empty() {
         return Ok(());
     }
-    let tmp = suite.join(format!("{ITEMS_FILE}.tmp"));
-    let mut out = LineWriter::create(&tmp)?;
-    let file = std::fs::File::open(&path).map_err(io_err(&path))?;
-    let raws = std::io::BufReader::new(file)
-        .lines()
-        .filter(|l| l.as_ref().map_or(true, |l| !l.trim().is_empty()));
-    for (line, raw) in raws.enumerate() {
-        let raw = raw.map_err(io_err(&path))?;
-        let raw = raw.as_str();
-        match changes.get(&line) {
-            None => out.write_line(raw)?,
-            Some(&target) => {
-                let item: Item = serde_json::from_str(raw).map_err(|e| SuiteError::Record {
-                    path: path.clone(),
-                    line: line + 1,
-                    message: e.to_string(),
-                })?;
-                let id = item.id.clone();
-                let new = relettered(item, target).ok_or_else(|| {
-                    SuiteError::Stage(format!("item {id}: its options could not be reordered"))
-                })?;
-                out.write_line(
-                    &serde_json::to_string(&new)
-                        .map_err(|e| SuiteError::Stage(format!("item {id}: {e}")))?,
-                )?;
-            }
-        }
-    }
-    out.finish()?;
-    std::fs::rename(&tmp, &path).map_err(io_err(&path))
+    rewrite_lines(&path, |line, raw| {
+        let Some(&target) = changes.get(&line) else {
+            return Ok(None);
+        };
+        let item: Item = serde_json::from_str(raw).map_err(|e| SuiteError::Record {
+            path: path.clone(),
+            line: line + 1,
+            message: e.to_string(),
+        })?;
+        let id = item.id.clone();
+        let new = relettered(item, target).ok_or_else(|| {
+            SuiteError::Stage(format!("item {id}: its options could not be reordered"))
+        })?;
+        serde_json::to_string(&new)
+            .map(Some)
+            .map_err(|e| SuiteError::Stage(format!("item {id}: {e}")))
+    })
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ mod balance;
 mod benchmark;
 mod browse;
 mod chart_variant;
+mod claims;
 mod composition;
 mod config;
 mod direction;

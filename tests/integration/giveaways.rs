@@ -331,3 +331,57 @@ fn guessing_rules_find_the_gold_at_chance() {
         );
     }
 }
+
+/// "Say False to every difference claim" must not beat chance: over a
+/// default suite of about 2,000 items, each family's claims are true as
+/// often as false within every set (up to the one group that tips it), and
+/// 40–60 % true over the sets together wherever a family has enough claims
+/// for a share to mean anything.
+#[test]
+fn true_and_false_claims_are_even_in_every_family() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("tables");
+    crate::support::run_ok(
+        bin()
+            .args(["synth", "--seed", "77", "--count", "84", "-o"])
+            .arg(&tables),
+    );
+    let suite = dir.path().join("suite");
+    crate::support::run_ok(
+        bin()
+            .arg("generate")
+            .arg(&tables)
+            .args(["--seed", "77", "--quiet", "--out"])
+            .arg(&suite),
+    );
+    let text = std::fs::read_to_string(suite.join("items.jsonl")).unwrap();
+    let items: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(items.len() >= 1500, "{} items", items.len());
+    let mut per_set: BTreeMap<(String, String), [i64; 2]> = BTreeMap::new();
+    let mut per_family: BTreeMap<String, [i64; 2]> = BTreeMap::new();
+    for item in items.iter().filter(|i| i["answer"]["type"] == "true_false") {
+        let family = item["family"].as_str().unwrap().to_string();
+        let slot = usize::from(item["answer"]["value"] == false);
+        per_set
+            .entry((family.clone(), item["set"].as_str().unwrap().to_string()))
+            .or_default()[slot] += 1;
+        per_family.entry(family).or_default()[slot] += 1;
+    }
+    let claims: i64 = per_family.values().map(|c| c[0] + c[1]).sum();
+    assert!(claims >= 200, "{claims} claims");
+    for ((family, set), [t, f]) in &per_set {
+        assert!((t - f).abs() <= 2, "{family} in {set}: {t} true, {f} false");
+    }
+    for (family, [t, f]) in &per_family {
+        if t + f >= 16 {
+            let share = *t as f64 / (t + f) as f64;
+            assert!(
+                (0.4..=0.6).contains(&share),
+                "{family}: {t} true, {f} false"
+            );
+        }
+    }
+}

@@ -12,6 +12,10 @@
 //!   chart newly states the answer, or reads finer, is declared `easing`;
 //! - no question on a one-series chart calls its series by a name the chart
 //!   prints nowhere (scene text only);
+//! - among other panels (subplots, dashboard) the asked chart prints the
+//!   category names and values it printed alone;
+//! - a visual-reference twin names something of the picture (a colour it
+//!   draws, a place, a mark's size, a legend position) its original did not;
 //! - the generator proposes only what the readability gate keeps.
 
 use std::collections::{BTreeMap, HashMap};
@@ -239,6 +243,58 @@ fn stating_texts(scene: &Value, panel: u64) -> Vec<String> {
     out
 }
 
+/// Words of `question` that point at the picture rather than the data: a
+/// colour the chart draws, a place on it, a size of a mark, the legend's
+/// order.
+fn visual_words(question: &str, colours: &[String]) -> Vec<String> {
+    const PLACES: [&str; 20] = [
+        "left",
+        "right",
+        "top",
+        "bottom",
+        "under",
+        "beside",
+        "above",
+        "below",
+        "vertical",
+        "horizontal",
+        "leftmost",
+        "rightmost",
+        "tallest",
+        "shortest",
+        "longest",
+        "largest",
+        "smallest",
+        "heading",
+        "whiskers",
+        "grey",
+    ];
+    let lower = question.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut out: Vec<String> = words
+        .iter()
+        .filter(|w| PLACES.contains(w))
+        .map(|w| w.to_string())
+        .collect();
+    out.extend(
+        colours
+            .iter()
+            .filter(|c| has_token(&lower, c))
+            .map(|c| format!("colour:{c}")),
+    );
+    const ORDINALS: [&str; 12] = [
+        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+        "tenth", "eleventh", "twelfth",
+    ];
+    if lower.contains("in the legend") && words.iter().any(|w| ORDINALS.contains(w)) {
+        out.push("legend order".into());
+    }
+    out
+}
+
 fn has_token(hay: &str, needle: &str) -> bool {
     let inside = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
     !needle.is_empty()
@@ -375,6 +431,41 @@ fn audit(
                 .push(format!("{id}: {r}")),
             _ => {}
         }
+        if it["perturbations"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|p| s(&p["name"]) == "visual_reference")
+        {
+            *seen.entry("visual_twins").or_default() += 1;
+            let colours: Vec<String> = panels
+                .iter()
+                .flat_map(|pn| pn["marks"].as_array().into_iter().flatten())
+                .map(|m| s(&m["color"]["name"]).to_lowercase())
+                .filter(|c| !c.is_empty())
+                .collect();
+            // A conversation's reference may sit in an earlier turn.
+            let asked = |v: &Value| -> String {
+                let mut t: Vec<&str> = v["history"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|h| s(&h["question"]))
+                    .collect();
+                t.push(s(&v["question"]));
+                t.join("\n")
+            };
+            let before = visual_words(&asked(origin), &colours);
+            let adds = visual_words(&asked(it), &colours)
+                .into_iter()
+                .any(|w| !before.contains(&w));
+            if !adds {
+                fails
+                    .entry("visual_twin_without_reference")
+                    .or_default()
+                    .push(format!("{id}: {}", s(&it["question"])));
+            }
+        }
         let chart_perts: Vec<&Value> = it["perturbations"]
             .as_array()
             .unwrap()
@@ -455,6 +546,23 @@ fn audit(
             if after.iter().any(|t| !before.contains(t)) || before.first() != after.first() {
                 fails
                     .entry("target_panel_ticks")
+                    .or_default()
+                    .push(format!("{id} ({})", s(&p["name"])));
+            }
+            // Smaller, among others, but printing what it printed alone: the
+            // same category names and the same values on its marks.
+            let names = |pn: &Value| -> std::collections::BTreeSet<String> {
+                category_labels(pn).into_iter().collect()
+            };
+            if names(alone) != names(placed) {
+                fails
+                    .entry("target_panel_names")
+                    .or_default()
+                    .push(format!("{id} ({})", s(&p["name"])));
+            }
+            if marks(alone, true) != marks(placed, true) {
+                fails
+                    .entry("target_panel_values")
                     .or_default()
                     .push(format!("{id} ({})", s(&p["name"])));
             }

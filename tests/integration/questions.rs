@@ -1085,9 +1085,20 @@ fn paraphrases_really_differ_from_canonical() {
             ..Default::default()
         };
         for q in generate(&id, &spec, &scene, &opts) {
-            // A typos twin keeps the original's wording on purpose: it is
-            // checked for its typos, not for a new wording.
-            for r in paraphrase_realizers().into_iter().filter(|r| *r != "noisy") {
+            // A typos twin and a distractor-context twin keep the original's
+            // wording on purpose: one adds typos, the other a preface.
+            if let Some(p) = realize(&q, "distractor", &spec, &scene, 3) {
+                let (asked, own) = match (p.history.first(), q.history.first()) {
+                    (Some(a), Some(b)) => (&a.question, &b.question),
+                    _ => (&p.text, &q.text),
+                };
+                assert!(asked.contains(own.as_str()), "{own:?} -> {asked:?}");
+                assert!(asked.len() > own.len(), "no preface: {asked:?}");
+            }
+            for r in paraphrase_realizers()
+                .into_iter()
+                .filter(|r| !matches!(*r, "noisy" | "distractor"))
+            {
                 if let Some(p) = realize(&q, r, &spec, &scene, 3) {
                     let e = sums.entry(r).or_default();
                     e.0 += trigram_jaccard(&q.text, &p.text);
