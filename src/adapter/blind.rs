@@ -78,10 +78,18 @@ const YES_NO_STARTS: [&str; 13] = [
 /// chart, is it correct that …?", "Would you agree that …?"): the form a
 /// text-only guesser sees, however the question opens.
 fn asks_yes_or_no(lower: &str) -> bool {
+    // "Could you tell me …?" asks for the thing, not for yes or no.
+    const REQUESTS: [&str; 9] = [
+        "tell", "give", "show", "list", "name", "pull", "say", "find", "let",
+    ];
     lower
         .split([',', '.', ';', ':', '?'])
-        .filter_map(|clause| clause.split_whitespace().next())
-        .any(|w| YES_NO_STARTS.contains(&w))
+        .map(|clause| clause.split_whitespace().collect::<Vec<_>>())
+        .any(|w| match w.as_slice() {
+            [_, "you", verb, ..] if REQUESTS.contains(verb) => false,
+            [first, ..] => YES_NO_STARTS.contains(first),
+            [] => false,
+        })
 }
 /// Words that start questions or sentences and are not category names.
 const STOP_WORDS: [&str; 16] = [
@@ -113,10 +121,6 @@ pub fn guess(
 ) -> String {
     let mut rng = crate::seed::rng(seed, &["blind", item_id]);
     let lower = question.to_lowercase();
-    let first_word = lower
-        .split(|c: char| !c.is_alphanumeric())
-        .find(|w| !w.is_empty())
-        .unwrap_or("");
 
     if question_type == QuestionType::MultipleChoice || n_choices > 0 {
         let n = if n_choices == 0 { 4 } else { n_choices.min(26) };
@@ -134,7 +138,7 @@ pub fn guess(
         }
         .into();
     }
-    if YES_NO_STARTS.contains(&first_word) || asks_yes_or_no(&lower) {
+    if asks_yes_or_no(&lower) {
         return if rng.random_bool(0.5) { "Yes" } else { "No" }.into();
     }
     if lower.contains("which year") || lower.contains("what year") || lower.contains("when ") {
@@ -188,6 +192,13 @@ pub fn guess(
     if names.is_empty() {
         names = NAME
             .captures_iter(question)
+            // A word opening a sentence is capitalized whatever it is
+            // ("Hey, what's the source?").
+            .filter(|c| {
+                let at = c.get(1).map_or(0, |m| m.start());
+                let before = question[..at].trim_end();
+                !(before.is_empty() || before.ends_with(['.', '?', '!', ':']))
+            })
             .map(|c| c[1].trim_end_matches(['.', ',', ';', ':']).to_string())
             .filter(|n| !n.is_empty())
             .filter(|n| !STOP_WORDS.contains(&n.as_str()))
@@ -228,6 +239,17 @@ mod tests {
             0,
         );
         assert!(text == "Europe" || text == "Asia", "{text}");
+        // Words opening a sentence are no names; a request is no yes/no question.
+        for q in [
+            "Hey, what's the source the chart cites?",
+            "Would you tell me the data's source?",
+        ] {
+            let text = g(q, QuestionType::Descriptive, 0);
+            assert!(
+                !["Hey", "Would", "Yes", "No"].contains(&text.as_str()),
+                "{q}: {text}"
+            );
+        }
         // However the question opens, a yes/no question is guessed as one.
         for q in [
             "Would you agree that Gas is greater in Spain than in Italy?",
