@@ -489,22 +489,22 @@ fn to_fact(
     })
 }
 
-/// A claim of the given truth about `base` on the chart `spec`/`scene`, as
-/// the generator would state it: the suite-wide balance of claims re-states
-/// an item's claim with this.
+/// A claim of the given truth about `base`, whose answer on the chart
+/// `spec`/`scene` is `answer`, as the generator would state it: the
+/// suite-wide balance of claims re-states an item's claim with this.
 pub(crate) fn claim_of_truth(
     base: &Query,
+    answer: &Answer,
     truth: bool,
     spec: &ChartSpec,
     scene: &Scene,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Option<String> {
-    let answer = execute(base, spec, scene).ok()?;
     let data = spec
         .panels()
         .get(base.panel())
         .map(|p| PanelData::from_panel(p));
-    let fact = to_fact(base, &answer, truth, data.as_ref(), scene, rng)?;
+    let fact = to_fact(base, answer, truth, data.as_ref(), scene, rng)?;
     match printed_periods(fact, spec, scene) {
         Query::FactCheck { claim, .. } => Some(claim),
         _ => None,

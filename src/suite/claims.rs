@@ -205,9 +205,8 @@ fn group_restated(
     };
     // A false claim is a near miss: of a few seeded draws that every member
     // reads as false, the one nearest the truth.
-    let truth_value = crate::query::execute(base, &chart.spec, &chart.scene)
-        .ok()
-        .and_then(|a| crate::query::parse_number(&a.to_text()));
+    let answer = crate::query::execute(base, &chart.spec, &chart.scene).ok()?;
+    let truth_value = crate::query::parse_number(&answer.to_text());
     let miss = |claim: &str| match (truth_value, crate::query::parse_number(claim)) {
         (Some(t), Some(c)) => (c - t).abs(),
         _ => 0.0,
@@ -216,8 +215,14 @@ fn group_restated(
     (0..draws)
         .filter_map(|draw| {
             let mut rng = crate::seed::rng(seed, &["claims", &root.item.id, &draw.to_string()]);
-            let claim =
-                crate::questions::claim_of_truth(base, truth, &chart.spec, &chart.scene, &mut rng)?;
+            let claim = crate::questions::claim_of_truth(
+                base,
+                &answer,
+                truth,
+                &chart.spec,
+                &chart.scene,
+                &mut rng,
+            )?;
             Some((miss(&claim), restate(&claim)?))
         })
         .min_by(|a, b| a.0.total_cmp(&b.0))

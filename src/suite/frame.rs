@@ -453,6 +453,16 @@ mod tests {
         crate::render::render_svg(spec).expect("renders").1
     }
 
+    /// One series of sales over three cities.
+    fn three_cities() -> crate::ir::Table {
+        t::category_table(
+            "t",
+            "City",
+            &["Oslo", "Lima", "Kyiv"],
+            vec![t::series("Sales", &[Some(3.0), Some(5.0), Some(4.0)], 0)],
+        )
+    }
+
     #[test]
     fn a_pinned_drawing_keeps_the_original_ticks_under_another_tick_count() {
         let table = t::category_table(
@@ -499,12 +509,7 @@ mod tests {
 
     #[test]
     fn another_kind_prints_the_same_values_or_is_not_kept() {
-        let table = t::category_table(
-            "t",
-            "City",
-            &["Oslo", "Lima", "Kyiv"],
-            vec![t::series("Sales", &[Some(3.0), Some(5.0), Some(4.0)], 0)],
-        );
+        let table = three_cities();
         let labelled =
             |kind| crate::perturb::restyle(&t::single(&table, kind), |s| s.data_labels = true);
         let bars = drawn(&labelled(ChartKind::Bar));
@@ -519,12 +524,7 @@ mod tests {
 
     #[test]
     fn a_value_axis_change_keeps_the_category_labels() {
-        let table = t::category_table(
-            "t",
-            "City",
-            &["Oslo", "Lima", "Kyiv"],
-            vec![t::series("Sales", &[Some(3.0), Some(5.0), Some(4.0)], 0)],
-        );
+        let table = three_cities();
         let base = drawn(&t::single(&table, ChartKind::Bar));
         assert!(!category_labels_moved(&base, &base, "tick_format"));
         let mut thinned = base.clone();
