@@ -73,14 +73,6 @@ pub struct Bank {
     /// Canonical noun phrases for wrapped awkward series names, as above.
     #[serde(default)]
     pub np_awkward: BTreeMap<String, Strs>,
-    /// Whole questions per family, asked directly ("What was {series} in
-    /// {category}?") rather than around a noun phrase; frames take one
-    /// with `{direct}`.
-    #[serde(default)]
-    pub direct: BTreeMap<String, Strs>,
-    /// Search-query fragments per family ("North 2020 value").
-    #[serde(default)]
-    pub terse: BTreeMap<String, Strs>,
     #[serde(default)]
     pub clause: BTreeMap<String, Strs>,
     #[serde(default)]
@@ -88,6 +80,10 @@ pub struct Bank {
     pub frames: Option<Frames>,
     #[serde(default)]
     pub refs: BTreeMap<String, Strs>,
+    /// The lexical realizer's synonyms: a phrase of the canonical templates
+    /// and the words that may stand in its place.
+    #[serde(default)]
+    pub lexicon: BTreeMap<String, Vec<String>>,
     #[serde(default)]
     pub prefaces: Vec<String>,
     #[serde(default)]
@@ -225,12 +221,11 @@ pub fn bank(name: &str) -> &'static Bank {
 }
 
 /// The alternatives of grammar rule `name`, from the first of `from` (bank
-/// names) that has it, else from `lexical` (whose noun phrases every
-/// paraphrase borrows), else from the shared `common` bank.
+/// names) that has it, else from the shared `common` bank.
 pub fn rule(from: &[&str], name: &str) -> Option<&'static [String]> {
     from.iter()
         .copied()
-        .chain(["lexical", "common"])
+        .chain(["common"])
         .filter_map(|b| banks().get(b))
         .find_map(|b| b.grammar.get(name))
         .map(Vec::as_slice)

@@ -1,17 +1,23 @@
 //! Realizers turning queries into text.
 //!
 //! Wordings are data (`templates/questions/*.toml`). The canonical realizer is
-//! one fixed terse template per family; each paraphrase realizer is an
-//! independent grammar over the same query, so the answer never changes —
+//! one fixed terse template per family. Every other realizer is the canonical
+//! wording with exactly one kind of change, the one it declares: synonyms
+//! swapped in place (lexical), the canonical noun phrase in another sentence
+//! shape (syntactic), a greeting or thank-you around the canonical question
+//! (register), entities named by their look (visual), a context sentence
+//! before it (distractor) or typos (noisy). The answer never changes —
 //! `realize` re-executes the query and refuses to return a question whose
 //! answer would differ.
 
 pub mod bank;
 mod context;
 mod grammar;
+mod lexicon;
 /// Whole-word search, also used to tell whether a chart's text states an answer.
 pub(crate) use grammar::names_word;
 mod noisy;
+mod register;
 pub mod slots;
 mod visual;
 
@@ -59,6 +65,10 @@ pub fn realize(
         return None;
     }
     let (text, history, realization) = render(q, realizer, spec, scene, seed)?;
+    // A twin is a change: one that came out as its original is not made.
+    if realizer != "canonical" && text == q.text && history == q.history {
+        return None;
+    }
     // The wording must not change the answer; re-execute to be sure.
     let answer = execute(&q.query, spec, scene).ok()?;
     if answer != q.answer {
@@ -73,6 +83,9 @@ pub fn realize(
 
 struct Run<'a> {
     name: &'a str,
+    /// The change the wording declares (the realizer asked for); `name` is
+    /// the bank whose templates it starts from.
+    declared: &'a str,
     /// The bank whose frames and grammar the wording draws from.
     frames_from: &'a str,
     frames: &'static Frames,
@@ -85,17 +98,15 @@ struct Run<'a> {
     /// Grammar rules left out of the current wording.
     mute: &'static [&'static str],
     /// Canonical wording of a series name that cannot follow an adjective
-    /// (wrapped, "the 2020 series", or an entity's, "Kerluke and Sons"):
-    /// templates that use the name as a modifier are swapped.
+    /// (wrapped, "the 2020 series", a visual reference, "the blue line", or
+    /// an entity's, "Kerluke and Sons"): templates that use the name as a
+    /// modifier are swapped.
     wrapped: bool,
     /// Whether the last noun phrase drawn holds a clause of its own.
     np_clausal: bool,
-    /// Whether the last noun phrase's template sets off a phrase with a
-    /// comma ("the rank of X in Y, counting from the highest"), which a
-    /// claim's "is 3" would run into.
-    np_parenthetical: bool,
-    /// The wrapping template chosen for each kind of awkward series name.
-    wrappings: Vec<(&'static str, String)>,
+    /// Synonyms swapped into every template drawn (the lexical realizer);
+    /// empty otherwise.
+    lexicon: Vec<(&'static str, &'static [String])>,
 }
 
 impl Run<'_> {
@@ -113,7 +124,16 @@ impl Run<'_> {
             domain: self.domain,
             mute: self.mute,
         };
-        grammar::expand(items[i], &source, &mut self.rng, &mut self.id)
+        let t = grammar::expand(items[i], &source, &mut self.rng, &mut self.id)?;
+        Some(self.reword(&t))
+    }
+
+    /// A template with the lexicon's synonyms swapped in (lexical only).
+    fn reword(&mut self, template: &str) -> String {
+        if self.lexicon.is_empty() {
+            return template.to_string();
+        }
+        lexicon::rewrite(template, &self.lexicon, &mut self.rng, &mut self.transforms)
     }
 
     fn pick_owned(&mut self, label: &str, items: &'static [String]) -> Option<String> {
@@ -121,87 +141,29 @@ impl Run<'_> {
         self.pick(label, &refs)
     }
 
-    /// Paraphrase-only slots: awkward series names wrapped in a noun phrase
-    /// ("the 2022 series"), and the chart's topic for context-setting openers.
-    fn enrich(&mut self, slots: &mut Slots, spec: &ChartSpec, panel: usize) -> Option<()> {
-        let mut wrapped: Vec<(String, String)> = Vec::new();
-        for key in slots::SERIES_KEYS {
-            let Some(name) = slots.get(key).cloned() else {
-                continue;
-            };
-            let Some(kind) = slots::awkward_kind(&name) else {
-                continue;
-            };
-            // One name in two slots gets one wrapping, and two names of a
-            // kind get the same one ("the 2020 series … the 2021 series").
-            let text = match wrapped.iter().find(|w| w.0 == name) {
-                Some(w) => w.1.clone(),
-                None => {
-                    let t = match self.wrappings.iter().find(|w| w.0 == kind) {
-                        Some(w) => w.1.clone(),
-                        None => {
-                            let rule = format!("{{@awkward_{kind}}}");
-                            let t = self.pick("awkward", &[rule.as_str()])?;
-                            self.wrappings.push((kind, t.clone()));
-                            t
-                        }
-                    };
-                    let mut s = Slots::new();
-                    s.insert("name".into(), name.clone());
-                    let t = fill(&t, &s)?;
-                    self.transforms.push(format!("{key}:wrapped:{kind}"));
-                    wrapped.push((name, t.clone()));
-                    t
-                }
-            };
-            slots.insert(key.into(), text);
-        }
-        if !slots.contains_key("topic") {
-            let t = match slots::topic(spec, panel) {
-                Some(t) => t,
-                None => self.pick("topic", &["{@topic_fallback}"])?,
-            };
-            slots.insert("topic".into(), t);
-        }
-        Some(())
-    }
-
+    /// A family's canonical templates: every realizer words the answer with
+    /// the canonical noun phrase or clause (the lexical one swaps synonyms
+    /// into it), so a twin never changes the words that name the answer and
+    /// the shape of its sentence at once.
     fn pools(
         &self,
         key: &str,
         which: fn(&Bank) -> &std::collections::BTreeMap<String, bank::Strs>,
     ) -> Vec<&'static str> {
-        let own = bank(self.name);
-        let lexical = bank("lexical");
-        let canonical = bank("canonical");
-        let get = |b: &'static Bank| which(b).get(key).map(|s| s.all()).unwrap_or_default();
-        match self.name {
-            "canonical" => get(canonical),
-            "lexical" => {
-                let v = get(lexical);
-                if v.is_empty() { get(canonical) } else { v }
-            }
-            _ => {
-                // Canonical noun phrases stay out: they are the original
-                // wording, and some use a series name as a modifier.
-                [own, lexical, canonical]
-                    .into_iter()
-                    .map(get)
-                    .find(|v| !v.is_empty())
-                    .unwrap_or_default()
-            }
-        }
+        which(bank("canonical"))
+            .get(key)
+            .map(|s| s.all())
+            .unwrap_or_default()
     }
 
     fn np(&mut self, key: &str, slots: &Slots) -> Option<String> {
         let awkward = bank("canonical").np_awkward.get(key);
         let pool = match awkward {
-            Some(a) if self.wrapped && self.name == "canonical" => a.all(),
+            Some(a) if self.wrapped => a.all(),
             _ => self.pools(key, |b| &b.np),
         };
         let t = self.pick("np", &pool)?;
         self.np_clausal = clausal(&t);
-        self.np_parenthetical = t.contains(',');
         fill(&t, slots)
     }
 
@@ -222,7 +184,8 @@ impl Run<'_> {
             let awkward = canonical.question_awkward.get(key).filter(|_| self.wrapped);
             let t = awkward.or_else(|| canonical.question.get(key))?;
             self.id.push("q".into());
-            fill(t, slots)?
+            let t = self.reword(t);
+            fill(&t, slots)?
         } else if is_yes_no_key(key) {
             let clause = self.clause(key, true, slots)?;
             let frame = self.pick_owned("yn", &self.frames.yn)?;
@@ -234,46 +197,11 @@ impl Run<'_> {
             let mark = self.id.len();
             let mut tries = 0;
             loop {
-                let mut frame = self.pick_owned("wh", &self.frames.wh)?;
-                let direct = frame.contains("{direct}");
-                if direct {
-                    // A whole question of the family's own; families without
-                    // one are asked "what is …?".
-                    let pool = self.pools(key, |b| &b.direct);
-                    let direct = match self.pick("direct", &pool) {
-                        Some(t) => t,
-                        None => "what is {np}?".to_string(),
-                    };
-                    frame = grammar::tidy(&frame.replace("{direct}", &direct));
-                }
-                let mut s = slots.clone();
-                if frame.contains("{terse}") {
-                    // Families without a search-query fragment use their noun phrase.
-                    let pool = self.pools(key, |b| &b.terse);
-                    // Search-style text drops the article of a wrapped name:
-                    // "country with max 2020 data", not "max the 2020 data".
-                    let mut bare = slots.clone();
-                    for k in slots::SERIES_KEYS {
-                        let wrapped = self
-                            .transforms
-                            .iter()
-                            .any(|t| t.starts_with(&format!("{k}:wrapped:")));
-                        if let Some(v) = bare.get_mut(k)
-                            && wrapped
-                            && let Some(rest) = v.strip_prefix("the ")
-                        {
-                            *v = rest.to_string();
-                        }
-                    }
-                    let t = match self.pick("terse", &pool) {
-                        Some(t) => fill(&t, &bare)?,
-                        None => np.clone(),
-                    };
-                    s.insert("terse".into(), t);
-                }
+                let frame = self.pick_owned("wh", &self.frames.wh)?;
+                let s = slots.clone();
                 let text = with_np(&frame, &np, &s)?;
                 tries += 1;
-                let misfit = !direct && misfits(&text, &np, key);
+                let misfit = misfits(&text, &np, key);
                 // Options follow a question, not a request or a statement.
                 let before_options = !self.mute.is_empty() && !text.trim_end().ends_with('?');
                 let buried = buries(&text, &np, self.np_clausal || heavy(&np));
@@ -281,9 +209,10 @@ impl Run<'_> {
                     break text;
                 }
                 if tries >= MAX_FRAME_TRIES {
-                    // Options still need a question before them.
+                    // Options still need a question before them: an
+                    // embedded one, which reads even around a long phrase.
                     if before_options {
-                        break with_np("what is {np}?", &np, slots)?;
+                        break with_np("can you tell me what {np} is?", &np, slots)?;
                     }
                     break text;
                 }
@@ -309,25 +238,7 @@ impl Run<'_> {
             let yes = stated.eq_ignore_ascii_case("yes");
             return Some(format!("{}.", capitalize(&self.clause(key, yes, slots)?)));
         }
-        let mark = self.id.len();
-        let mut np = self.np(key, slots)?;
-        for _ in 1..MAX_FRAME_TRIES {
-            if !self.np_parenthetical {
-                break;
-            }
-            self.id.truncate(mark);
-            np = self.np(key, slots)?;
-        }
-        // Every draw set a phrase off with a comma ("the rank of X in Y,
-        // counting from the top"): the aside opens the claim instead, so the
-        // stated value does not run into it.
-        let mut opening = None;
-        if self.np_parenthetical
-            && let Some((head, aside)) = np.rsplit_once(", ")
-        {
-            opening = Some(aside.trim().to_string());
-            np = head.trim_end().to_string();
-        }
+        let np = self.np(key, slots)?;
         // "equals" / "comes to" suit numbers; names and labels take the first ("is") frame.
         // A year that names a category ("the year with the largest gap is
         // 2019") is a name too: it "is", it does not "equal".
@@ -342,10 +253,7 @@ impl Run<'_> {
         let frame = self.pick_owned("claim", frames)?;
         let mut s = slots.clone();
         s.insert("answer".into(), stated.to_string());
-        let claim = match opening {
-            Some(aside) => format!("{}, {}", capitalize(&aside), with_np(&frame, &np, &s)?),
-            None => capitalize(&with_np(&frame, &np, &s)?),
-        };
+        let claim = capitalize(&with_np(&frame, &np, &s)?);
         // A stated sentence (a note) ends the claim itself: no "..".
         Some(if stated.ends_with(['.', '!', '?']) {
             claim.replace(&format!("{stated}."), stated)
@@ -516,7 +424,7 @@ const MAX_FRAME_TRIES: usize = 8;
 
 /// A noun phrase too long, or too clausal, to embed before its verb.
 fn heavy(np: &str) -> bool {
-    np.split_whitespace().count() > 6 || has_clause(np)
+    np.split_whitespace().count() > 8 || has_clause(np)
 }
 
 /// Whether `text` asks for a `heavy` noun phrase by embedding it before its
@@ -724,17 +632,28 @@ fn render(
         seed,
         &["realize", name, q.question_type.name(), &query_json],
     );
-    // A twin declared "typos" is the original's wording with typos, nothing
-    // else: a terser or chattier rewording would be a second change.
+    // Each twin is the canonical wording with its one declared change: only
+    // the syntactic realizer has sentence frames of its own; the others start
+    // from the canonical templates and change them one way (synonyms, a
+    // register, visual references, a context sentence, typos).
     let typos = name == "noisy";
-    // Nor is a twin declared "distractor context" reworded: the original's
-    // wording with a context sentence before it.
     let context = name == "distractor";
+    let visual = name == "visual";
     let declared = name;
-    let name = if typos || context { "canonical" } else { name };
+    let name = if name == "syntactic" {
+        "syntactic"
+    } else {
+        "canonical"
+    };
     let frames_from = name;
+    let lexicon = if declared == "lexical" {
+        lexicon::entries(&bank("lexical").lexicon)
+    } else {
+        Vec::new()
+    };
     let mut run = Run {
         name,
+        declared,
         frames_from,
         frames: bank(frames_from).frames.as_ref()?,
         rng,
@@ -745,37 +664,28 @@ fn render(
         mute: &[],
         wrapped: false,
         np_clausal: false,
-        np_parenthetical: false,
-        wrappings: Vec::new(),
+        lexicon,
     };
     let base = q.query.base();
     let (key, raw) = base_slots(base, spec)?;
     let mut slots = raw.clone();
     run.id.push(key.clone());
-    let paraphrase = name != "canonical";
-    if paraphrase {
-        run.enrich(&mut slots, spec, base.panel())?;
-    } else {
-        run.wrapped = slots::wrap_awkward_plainly(&mut slots, several_series(spec, base.panel()));
-    }
+    run.wrapped = slots::wrap_awkward_plainly(&mut slots, several_series(spec, base.panel()));
     let mut refs = std::collections::BTreeMap::new();
-    if name == "visual" {
-        let outcome = visual::substitute(
+    if visual {
+        // A visual twin exists only where an entity is named by its look.
+        let visual::Outcome::All(r) = visual::substitute(
             &mut slots,
             &raw,
             base,
             scene,
             &mut run.rng,
             &mut run.transforms,
-        );
-        let own = bank("visual");
-        let descriptive = crate::query::is_descriptive(base);
-        match outcome {
-            visual::Outcome::All(r) => refs = r,
-            visual::Outcome::NoEntities
-                if descriptive && (own.np.contains_key(&key) || own.clause.contains_key(&key)) => {}
-            _ => return None,
-        }
+        ) else {
+            return None;
+        };
+        run.wrapped |= r.keys().any(|k| k.starts_with("series:"));
+        refs = r;
     }
     // Wordings of entities outside `slots` (a hypothetical's changed cell),
     // kept free of typos like the slots are.
@@ -817,12 +727,8 @@ fn render(
                 let dates = dates.map_or(IndexDates::ISO, IndexDates::of_panel);
                 changed.insert("category".into(), dates.print(c));
             }
-            if paraphrase {
-                run.enrich(&mut changed, spec, base.panel())?;
-            } else {
-                slots::wrap_awkward_plainly(&mut changed, several_series(spec, base.panel()));
-            }
-            if name == "visual" {
+            slots::wrap_awkward_plainly(&mut changed, several_series(spec, base.panel()));
+            if visual {
                 // The changed cell is always drawn, so naming it plainly when it
                 // has no reference says nothing about answerability.
                 if let Some(r) = refs.get(&format!("series:{}", change.series)) {
@@ -883,17 +789,15 @@ fn render(
             let mut np = match &anaphor {
                 Some(rule) => {
                     run.np_clausal = false;
-                    run.np_parenthetical = false;
                     fill(&run.pick("np", &[rule.as_str()])?, &slots)?
                 }
                 None => run.np(&key, &slots)?,
             };
-            // "What would {np} be?" buries a noun phrase holding a clause and
-            // runs into one that ends in a comma aside; another draw usually
-            // has neither.
+            // "What would {np} be?" buries a noun phrase holding a clause;
+            // another draw usually has none.
             if anaphor.is_none() {
                 for _ in 1..MAX_FRAME_TRIES {
-                    if !(run.np_clausal || run.np_parenthetical || has_clause(&np)) {
+                    if !(run.np_clausal || has_clause(&np)) {
                         break;
                     }
                     np = run.np(&key, &slots)?;
@@ -921,28 +825,23 @@ fn render(
             for (i, turn) in turns.iter().enumerate() {
                 let (tkey, traw) = base_slots(turn, spec)?;
                 let mut tslots = traw.clone();
-                if paraphrase {
-                    run.enrich(&mut tslots, spec, turn.panel())?;
-                } else {
-                    run.wrapped = slots::wrap_awkward_plainly(
+                run.wrapped =
+                    slots::wrap_awkward_plainly(&mut tslots, several_series(spec, turn.panel()));
+                if visual {
+                    match visual::substitute(
                         &mut tslots,
-                        several_series(spec, turn.panel()),
-                    );
-                }
-                if name == "visual"
-                    && matches!(
-                        visual::substitute(
-                            &mut tslots,
-                            &traw,
-                            turn,
-                            scene,
-                            &mut run.rng,
-                            &mut run.transforms,
-                        ),
-                        visual::Outcome::Cannot
-                    )
-                {
-                    return None;
+                        &traw,
+                        turn,
+                        scene,
+                        &mut run.rng,
+                        &mut run.transforms,
+                    ) {
+                        visual::Outcome::All(r) => {
+                            run.wrapped |= r.keys().any(|k| k.starts_with("series:"));
+                        }
+                        visual::Outcome::NoEntities => {}
+                        visual::Outcome::Cannot => return None,
+                    }
                 }
                 extra_protected.extend(tslots.values().cloned());
                 extra_protected.extend(traw.values().cloned());
@@ -1027,11 +926,8 @@ fn render(
             && let Some(kind) = slots::awkward_kind(&other)
         {
             // Wrapped as the question wraps its own names of that kind.
-            let text = match run.wrappings.iter().find(|w| w.0 == kind) {
-                Some((_, t)) => fill(t, &Slots::from([("name".to_string(), other.clone())]))?,
-                None => format!("the {other} series"),
-            };
-            s.insert("other_series".into(), text);
+            let noun = if kind == "range" { "group" } else { "series" };
+            s.insert("other_series".into(), format!("the {other} {noun}"));
         }
         let groups = context::groups(&ctx);
         let group = groups[run.rng.random_range(0..groups.len())];
@@ -1042,19 +938,21 @@ fn render(
         if matches!(group, "series" | "value") {
             run.transforms.extend(ctx.mentions.iter().cloned());
         }
-        let mcq = matches!(q.query, Query::MultipleChoice { .. });
         match history.first_mut() {
             Some(first) => first.question = format!("{preface} {}", first.question),
             None => text = format!("{preface} {text}"),
         }
-        if !mcq && run.rng.random_bool(0.1) {
-            let aside = run.pick("aside", &["{@aside}"])?;
-            text = format!("{text} {}", fill(&aside, &s)?);
-            run.transforms.push("aside".into());
-        }
     }
-    if paraphrase {
-        // Wrapped names and visual references bring their own article.
+    if declared == "register" {
+        let options_follow = matches!(q.query, Query::MultipleChoice { .. });
+        text = register::apply(&text, &mut history, options_follow, &mut run)?;
+    }
+    if declared == "lexical" && !run.transforms.iter().any(|t| t.starts_with("lex:")) {
+        // A twin declared "lexical" swaps at least one word.
+        return None;
+    }
+    if visual {
+        // Visual references bring their own article.
         let fix = |t: &str| t.replace("the the ", "the ").replace("The the ", "The ");
         text = fix(&text);
         for t in &mut history {
@@ -1158,16 +1056,21 @@ fn panel_prefix(run: &mut Run, panel: usize, scene: &Scene) -> Option<String> {
         let f = run.pick_owned("panel_letter", &run.frames.panel_letter)?;
         return fill(&f, &s);
     }
-    let frames = match (run.name, unique_title) {
-        ("visual", Some(t)) => {
-            s.insert("panel_title".into(), t.clone());
-            run.transforms.push("panel:title".into());
-            &run.frames.panel
-        }
-        ("visual", None) => &run.frames.panel_grid,
-        _ => &run.frames.panel,
-    };
-    let f = run.pick_owned("panel", frames)?;
+    if run.declared == "visual" {
+        // A visual twin names the panel by its title where that is unique.
+        let refs = &bank("visual").refs;
+        let key = match unique_title {
+            Some(t) => {
+                s.insert("panel_title".into(), t.clone());
+                run.transforms.push("panel:title".into());
+                "panel_title"
+            }
+            None => "panel_grid",
+        };
+        let f = run.pick("panel", &refs.get(key)?.all())?;
+        return fill(&f, &s);
+    }
+    let f = run.pick_owned("panel", &run.frames.panel)?;
     fill(&f, &s)
 }
 
@@ -1309,12 +1212,13 @@ mod tests {
                 assert!(canonical.np.contains_key(key), "{key}: no noun phrase");
             }
         }
-        // Distractor wraps another realizer's frames; noisy types canonical's.
+        // Only canonical and syntactic have sentence frames; every other
+        // realizer changes the canonical wording.
         for name in super::realizers() {
-            if !matches!(name, "distractor" | "noisy") {
-                assert!(banks()[name].frames.is_some(), "{name}: no frames");
-            }
+            let own = matches!(name, "canonical" | "syntactic");
+            assert_eq!(banks()[name].frames.is_some(), own, "{name}");
         }
+        assert!(!banks()["lexical"].lexicon.is_empty());
         assert!(banks()["distractor"].grammar.contains_key("preface_plain"));
     }
 

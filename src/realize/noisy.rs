@@ -28,7 +28,7 @@ fn guard_key(token: &str) -> String {
 /// fact, so typos and case changes leave them alone. Stems of four letters
 /// or more also guard their inflections ("increase", "increased").
 const OPERATION_WORDS: &[&str] = &[
-    "high", "low", "larg", "small", "big", "tall", "short", "most", "least", "lead", "top",
+    "high", "low", "lowe", "larg", "small", "big", "tall", "short", "most", "least", "lead", "top",
     "bottom", "peak", "max", "min", "maximum", "minimum", "averag", "mean", "median", "total",
     "sum", "differ", "ratio", "percent", "chang", "increas", "decreas", "grow", "rise", "rose",
     "fall", "fell", "drop", "range", "spread", "gap", "share", "rank", "more", "less", "great",
@@ -219,4 +219,26 @@ pub fn apply(
         transforms.push("double_question_mark".into());
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::carries_operation;
+
+    #[test]
+    fn comparatives_and_superlatives_carry_the_operation() {
+        for w in [
+            "lower",
+            "lowest?",
+            "higher",
+            "Highest",
+            "largest",
+            "increased",
+        ] {
+            assert!(carries_operation(w), "{w}");
+        }
+        for w in ["value", "chart", "label"] {
+            assert!(!carries_operation(w), "{w}");
+        }
+    }
 }

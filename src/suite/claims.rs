@@ -169,10 +169,13 @@ fn swapped(item: &Item, chart: &ChartRecord) -> Option<Item> {
 }
 
 /// The members of a group re-stated with the given truth, or None.
+/// `reshaped` holds the ids of items that have a twin asking their base
+/// query in another form (a conversation, options, a plain question).
 fn group_restated(
     members: &[&Claim],
     truth: bool,
     charts: &HashMap<String, ChartRecord>,
+    reshaped: &HashSet<String>,
     seed: u64,
 ) -> Option<Vec<Item>> {
     let root = members.first()?;
@@ -182,6 +185,12 @@ fn group_restated(
     if matches!(root.claim.as_str(), "Yes" | "No") {
         if root.truth == truth {
             return Some(members.iter().map(|m| m.item.clone()).collect());
+        }
+        // Its twin in another form asks the comparison the original way
+        // round; asked the other way here, the pair would read as two
+        // questions (an outside reader, seed 33391).
+        if reshaped.contains(&root.item.id) {
+            return None;
         }
         return members
             .iter()
@@ -248,8 +257,14 @@ fn imbalance(counts: &BTreeMap<(SetName, bool), i64>) -> i64 {
 pub(crate) fn balance_claims(suite: &Path, seed: u64) -> Result<usize, SuiteError> {
     let path = suite.join(ITEMS_FILE);
     let mut claims: Vec<Claim> = Vec::new();
+    let mut reshaped: HashSet<String> = HashSet::new();
     for (line, item) in JsonLines::<Item>::open(&path)?.enumerate() {
         let item = item?;
+        if let Some(origin) = &item.origin
+            && !matches!(item.query, Query::FactCheck { .. })
+        {
+            reshaped.insert(origin.clone());
+        }
         if let Some((claim, truth)) = claim_of(&item) {
             claims.push(Claim {
                 line,
@@ -328,7 +343,7 @@ pub(crate) fn balance_claims(suite: &Path, seed: u64) -> Result<usize, SuiteErro
         };
         let mut chosen = claims[root].truth;
         for truth in [first, !first] {
-            if let Some(items) = group_restated(&members, truth, &charts, seed) {
+            if let Some(items) = group_restated(&members, truth, &charts, &reshaped, seed) {
                 for (m, item) in members.iter().zip(items) {
                     if item != m.item {
                         changes.insert(m.line, item);

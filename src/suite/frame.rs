@@ -241,13 +241,17 @@ fn legend_corner(p: &PanelScene) -> Option<(bool, bool, bool)> {
     Some((inside, cx < a.x + a.w / 2.0, cy < a.y + a.h / 2.0))
 }
 
-/// Whether a change of the axes' labels alone (their format, their density,
-/// a date style) moved the legend to another corner: the labels' widths
-/// reshape the plot, and a legend placed where the marks leave room may
-/// then pick another corner although the marks did not move, a second
-/// change the declaration does not name.
+/// Whether a change of the axes alone (their labels' format, their density,
+/// a date style, a log scale, the baseline) moved the legend to another
+/// corner or out of the plot: the labels' widths reshape the plot and a new
+/// scale reshapes the marks, and a legend placed where the marks leave room
+/// may then pick another place, a second change the declaration does not
+/// name.
 pub(super) fn legend_moved(base: &Scene, variant: &Scene, name: &str) -> bool {
-    if !matches!(name, "tick_format" | "date_format" | "tick_density") {
+    if !matches!(
+        name,
+        "tick_format" | "date_format" | "tick_density" | "log_scale" | "baseline"
+    ) {
         return false;
     }
     match (base.panels.as_slice(), variant.panels.as_slice()) {
@@ -335,8 +339,8 @@ pub(super) fn annotation_lost(base: &Scene, variant: &Scene, name: &str) -> bool
 /// values its single-panel original printed, no fewer (a heatmap whose
 /// cells lost their printed values, a bar chart printing every second
 /// name, is a data-labels or tick change the layout does not declare) and
-/// no more (an easier chart); and the original's source line stays
-/// printed. None when nothing.
+/// no more (an easier chart); its legend keeps its place; and the
+/// original's source line stays printed. None when nothing.
 pub(super) fn layout_changed(
     base: &Scene,
     variant: &Scene,
@@ -358,6 +362,11 @@ pub(super) fn layout_changed(
     }
     if printed_values(original) != printed_values(panel) {
         return Some("printed_values");
+    }
+    // A legend the smaller panel moves (out of the plot, to another corner)
+    // is a legend change the layout does not declare.
+    if legend_corner(original) != legend_corner(panel) {
+        return Some("legend");
     }
     let source = |s: &Scene| {
         s.extra_text
@@ -412,7 +421,8 @@ pub(super) fn category_labels_moved(base: &Scene, variant: &Scene, name: &str) -
 /// Bars narrower than a pixel are not drawn at all (a line of 58 years ×
 /// 9 series swapped to grouped bars; fifty bars in a small panel): a
 /// variant whose asked panel draws such bars where its original drew every
-/// bar a pixel wide or more has lost marks its declaration does not name.
+/// bar a pixel wide or more has lost marks its declaration does not name,
+/// and one that redraws such bars anywhere else draws other bars.
 pub(super) fn marks_vanish(base: &Scene, variant: &Scene, target: Option<usize>) -> bool {
     let vanishing = |p: &PanelScene| {
         let horizontal = p.kind.is_horizontal();
@@ -421,14 +431,27 @@ pub(super) fn marks_vanish(base: &Scene, variant: &Scene, target: Option<usize>)
             m.kind == crate::ir::MarkKind::Bar && thickness < 1.0
         })
     };
+    // Where the bars sit, to a tenth of a pixel.
+    let bars = |p: &PanelScene| -> Vec<[i64; 4]> {
+        p.marks
+            .iter()
+            .filter(|m| m.kind == crate::ir::MarkKind::Bar)
+            .map(|m| {
+                let b = &m.bbox;
+                [b.x, b.y, b.w, b.h].map(|v| (f64::from(v) * 10.0).round() as i64)
+            })
+            .collect()
+    };
     let asked = target.unwrap_or(0);
+    let Some(after) = variant.panels.iter().find(|p| p.index == asked) else {
+        return false;
+    };
     let before = base.panels.iter().any(vanishing);
-    let after = variant
-        .panels
-        .iter()
-        .find(|p| p.index == asked)
-        .is_some_and(vanishing);
-    after && !before
+    // Bars under a pixel are drawn by antialiasing alone: redrawn at any
+    // other place or size they come out as other bars (an outside reader saw
+    // a bar twice the height of any other appear under a removed legend).
+    let redrawn = base.panels.first().is_none_or(|b| bars(b) != bars(after));
+    vanishing(after) && (!before || redrawn)
 }
 
 /// Whether a data-labels change left every printed value as it was (a
@@ -557,8 +580,13 @@ mod tests {
         }
         assert!(legend_moved(&base, &moved, "date_format"));
         assert!(legend_moved(&base, &moved, "tick_format"));
-        // A change about the legend, or one that moves the marks, is judged elsewhere.
+        // A layout's target panel keeps its legend's place too.
+        let target = Some(base.panels[0].index);
+        assert_eq!(layout_changed(&base, &base, target), None);
+        assert_eq!(layout_changed(&base, &moved, target), Some("legend"));
+        // A change about the legend, or a kind swap redrawing the whole picture, is judged elsewhere.
         assert!(!legend_moved(&base, &moved, "legend_moved"));
-        assert!(!legend_moved(&base, &moved, "log_scale"));
+        assert!(legend_moved(&base, &moved, "log_scale"));
+        assert!(!legend_moved(&base, &moved, "kind_swap"));
     }
 }

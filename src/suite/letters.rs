@@ -151,8 +151,16 @@ pub(crate) fn balance_letters(
 ) -> Result<(), SuiteError> {
     let path = suite.join(ITEMS_FILE);
     let mut entries = Vec::new();
+    // Unanswerable twins of a multiple-choice item: no letter of their own,
+    // but the original's options in the original's order.
+    let mut followers: Vec<(usize, String, Vec<String>)> = Vec::new();
     for (line, item) in JsonLines::<Item>::open(&path)?.enumerate() {
         let item = item?;
+        if let (Query::MultipleChoice { options, .. }, Answer::Unanswerable, Some(origin)) =
+            (&item.query, &item.answer, &item.origin)
+        {
+            followers.push((line, origin.clone(), options.clone()));
+        }
         if let Some((options, correct)) = choice_of(&item) {
             let movable =
                 crate::realize::reorder_options(&item.question, &options, &options).is_some();
@@ -178,10 +186,45 @@ pub(crate) fn balance_letters(
     for l in &letters {
         counts.bump("choice_letter", &((b'a' + *l as u8) as char).to_string(), 1);
     }
-    if changes.is_empty() {
+    let final_order: HashMap<&str, Vec<String>> = entries
+        .iter()
+        .zip(&letters)
+        .map(|(e, &l)| (e.id.as_str(), placed(&e.options, e.correct, l)))
+        .collect();
+    let follow: HashMap<usize, Vec<String>> = followers
+        .into_iter()
+        .filter_map(|(line, origin, options)| {
+            let order = final_order.get(origin.as_str())?;
+            (sorted(order) == sorted(&options) && *order != options).then(|| (line, order.clone()))
+        })
+        .collect();
+    if changes.is_empty() && follow.is_empty() {
         return Ok(());
     }
     rewrite_lines(&path, |line, raw| {
+        if let Some(order) = follow.get(&line) {
+            let mut item: Item = serde_json::from_str(raw).map_err(|e| SuiteError::Record {
+                path: path.clone(),
+                line: line + 1,
+                message: e.to_string(),
+            })?;
+            if let Query::MultipleChoice { options, .. } = &mut item.query {
+                // A wording that cannot be re-printed (typos in the options
+                // block) keeps its order.
+                let Some(text) = crate::realize::reorder_options(&item.question, options, order)
+                else {
+                    return Ok(None);
+                };
+                item.question = text;
+                if item.choices == *options {
+                    item.choices.clone_from(order);
+                }
+                options.clone_from(order);
+            }
+            return serde_json::to_string(&item)
+                .map(Some)
+                .map_err(|e| SuiteError::Stage(format!("item {}: {e}", item.id)));
+        }
         let Some(&target) = changes.get(&line) else {
             return Ok(None);
         };

@@ -413,6 +413,20 @@ fn audit(
                 "chart_twins"
             })
             .or_default() += 1;
+        // A twin offering its original's options offers them in the same order.
+        let options = |v: &Value| v["query"]["options"].as_array().cloned();
+        if let (Some(a), Some(b)) = (options(origin), options(it)) {
+            let mut sa = a.clone();
+            let mut sb = b.clone();
+            sa.sort_by_key(|x| x.to_string());
+            sb.sort_by_key(|x| x.to_string());
+            if sa == sb && a != b {
+                fails
+                    .entry("options_reordered")
+                    .or_default()
+                    .push(id.to_string());
+            }
+        }
         let change = change_of(it);
         if !matches!(change, "shifted" | "format") && it["answer"] != origin["answer"] {
             fails.entry("gold_changed").or_default().push(format!(

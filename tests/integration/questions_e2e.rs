@@ -176,7 +176,9 @@ fn ask_writes_items_and_stats_reads_them() {
     let mean = doc["trigram_jaccard_to_origin"]["all"]["mean"]
         .as_f64()
         .unwrap();
-    assert!(mean > 0.0 && mean < 0.5, "{mean}");
+    // Each twin is its original with one declared change, so it shares most
+    // trigrams with it, but never all of them.
+    assert!(mean > 0.0 && mean < 0.8, "{mean}");
 
     // A torn line is reported with its line number and changes the exit code.
     std::fs::write(&items, format!("{text}{{\"id\": 3\n")).unwrap();
