@@ -521,9 +521,21 @@ pub fn reads_as_a_name(name: &str) -> bool {
 }
 
 /// A name of two or more capitalised words and no unit ("Kerluke and Sons",
-/// "South Heaven Beerstad"): a company, place or product, not a measure
-/// ("Average rent", "GDP per capita (US$)").
+/// "South Heaven Beerstad"), or one ending in a company's legal form
+/// ("Predovic LLC"): a company, place or product, not a measure ("Average
+/// rent", "GDP per capita (US$)").
 pub fn names_an_entity(name: &str) -> bool {
+    const LEGAL_FORMS: [&str; 9] = [
+        "LLC", "Inc", "Ltd", "PLC", "plc", "Corp", "GmbH", "AG", "SA",
+    ];
+    let words: Vec<&str> = name.split_whitespace().collect();
+    if words.len() >= 2
+        && words
+            .last()
+            .is_some_and(|w| LEGAL_FORMS.contains(&w.trim_end_matches('.')))
+    {
+        return true;
+    }
     let long: Vec<&str> = name
         .split_whitespace()
         .filter(|w| w.chars().count() > 3)
@@ -712,7 +724,13 @@ mod entity_tests {
 
     #[test]
     fn entity_names_are_told_from_measures() {
-        for name in ["Kerluke and Sons", "South Heaven Beerstad", "United States"] {
+        for name in [
+            "Kerluke and Sons",
+            "South Heaven Beerstad",
+            "United States",
+            "Predovic LLC",
+            "Ziemann Inc.",
+        ] {
             assert!(names_an_entity(name), "{name}");
         }
         for name in [
