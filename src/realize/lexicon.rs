@@ -6,9 +6,16 @@
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-/// The lexicon as (phrase, alternatives), longest phrase first so that
-/// "highest value" is tried before "highest".
-pub fn entries(table: &std::collections::BTreeMap<String, Vec<String>>) -> Vec<(&str, &[String])> {
+/// The lexical bank's lexicon as (phrase, alternatives), longest phrase
+/// first so that "highest value" is tried before "highest"; built once.
+pub fn lexicon() -> &'static [(&'static str, &'static [String])] {
+    static LEXICON: std::sync::OnceLock<Vec<(&'static str, &'static [String])>> =
+        std::sync::OnceLock::new();
+    LEXICON.get_or_init(|| entries(&super::bank::bank("lexical").lexicon))
+}
+
+/// `table` as (phrase, alternatives), longest phrase first.
+fn entries(table: &std::collections::BTreeMap<String, Vec<String>>) -> Vec<(&str, &[String])> {
     let mut v: Vec<(&str, &[String])> = table
         .iter()
         .map(|(k, alts)| (k.as_str(), alts.as_slice()))

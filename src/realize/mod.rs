@@ -86,8 +86,6 @@ struct Run<'a> {
     /// The change the wording declares (the realizer asked for); `name` is
     /// the bank whose templates it starts from.
     declared: &'a str,
-    /// The bank whose frames and grammar the wording draws from.
-    frames_from: &'a str,
     frames: &'static Frames,
     rng: Xoshiro256PlusPlus,
     id: Vec<String>,
@@ -106,7 +104,7 @@ struct Run<'a> {
     np_clausal: bool,
     /// Synonyms swapped into every template drawn (the lexical realizer);
     /// empty otherwise.
-    lexicon: Vec<(&'static str, &'static [String])>,
+    lexicon: &'static [(&'static str, &'static [String])],
 }
 
 impl Run<'_> {
@@ -117,7 +115,7 @@ impl Run<'_> {
         }
         let i = self.rng.random_range(0..items.len());
         self.id.push(format!("{label}{i}"));
-        let banks = [self.name, self.frames_from];
+        let banks = [self.name];
         let source = grammar::Source {
             banks: &banks,
             avoid: &self.avoid,
@@ -133,7 +131,7 @@ impl Run<'_> {
         if self.lexicon.is_empty() {
             return template.to_string();
         }
-        lexicon::rewrite(template, &self.lexicon, &mut self.rng, &mut self.transforms)
+        lexicon::rewrite(template, self.lexicon, &mut self.rng, &mut self.transforms)
     }
 
     fn pick_owned(&mut self, label: &str, items: &'static [String]) -> Option<String> {
@@ -645,17 +643,15 @@ fn render(
     } else {
         "canonical"
     };
-    let frames_from = name;
     let lexicon = if declared == "lexical" {
-        lexicon::entries(&bank("lexical").lexicon)
+        lexicon::lexicon()
     } else {
-        Vec::new()
+        &[]
     };
     let mut run = Run {
         name,
         declared,
-        frames_from,
-        frames: bank(frames_from).frames.as_ref()?,
+        frames: bank(name).frames.as_ref()?,
         rng,
         id: vec![declared.to_string()],
         transforms: Vec::new(),
@@ -784,7 +780,7 @@ fn render(
             };
             let anaphor_rule = format!("{}_{key}", if change_first { "its" } else { "new" });
             let anaphor = ((asks_changed_cell || asks_changed_series)
-                && bank::rule(&[run.name, run.frames_from], &anaphor_rule).is_some())
+                && bank::rule(&[run.name], &anaphor_rule).is_some())
             .then(|| format!("{{@{anaphor_rule}}}"));
             let mut np = match &anaphor {
                 Some(rule) => {
@@ -918,7 +914,6 @@ fn render(
     if context {
         // The preface comes from the distractor bank's grammar.
         run.name = "distractor";
-        run.frames_from = "distractor";
         let ctx = context::build(spec, base, &raw, &q.answer.to_text(), &mut run.rng);
         let mut s = slots.clone();
         s.extend(ctx.slots.clone());

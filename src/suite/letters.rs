@@ -125,19 +125,29 @@ fn assign(entries: &[Entry], seed: u64) -> Vec<usize> {
         .collect()
 }
 
-fn relettered(mut item: Item, target: usize) -> Option<Item> {
+/// `item` with its options printed in the order `new` (the question text,
+/// the query and the choices); None when the wording cannot be re-printed.
+fn reprinted(mut item: Item, new: &[String]) -> Option<Item> {
+    let Query::MultipleChoice { options, .. } = &mut item.query else {
+        return None;
+    };
+    item.question = crate::realize::reorder_options(&item.question, options, new)?;
+    if item.choices == *options {
+        item.choices = new.to_vec();
+    }
+    *options = new.to_vec();
+    Some(item)
+}
+
+fn relettered(item: Item, target: usize) -> Option<Item> {
     let (options, correct) = choice_of(&item)?;
     let new = placed(&options, correct, target);
-    item.question = crate::realize::reorder_options(&item.question, &options, &new)?;
+    let mut item = reprinted(item, &new)?;
     let letter = (b'a' + target as u8) as char;
-    let text = new[target].clone();
-    if let Query::MultipleChoice { options, .. } = &mut item.query {
-        options.clone_from(&new);
-    }
-    if item.choices == options {
-        item.choices.clone_from(&new);
-    }
-    item.answer = Answer::Choice { letter, text };
+    item.answer = Answer::Choice {
+        letter,
+        text: new[target].clone(),
+    };
     item.answer_text = item.answer.to_text();
     Some(item)
 }
@@ -202,41 +212,28 @@ pub(crate) fn balance_letters(
         return Ok(());
     }
     rewrite_lines(&path, |line, raw| {
-        if let Some(order) = follow.get(&line) {
-            let mut item: Item = serde_json::from_str(raw).map_err(|e| SuiteError::Record {
-                path: path.clone(),
-                line: line + 1,
-                message: e.to_string(),
-            })?;
-            if let Query::MultipleChoice { options, .. } = &mut item.query {
-                // A wording that cannot be re-printed (typos in the options
-                // block) keeps its order.
-                let Some(text) = crate::realize::reorder_options(&item.question, options, order)
-                else {
-                    return Ok(None);
-                };
-                item.question = text;
-                if item.choices == *options {
-                    item.choices.clone_from(order);
-                }
-                options.clone_from(order);
-            }
-            return serde_json::to_string(&item)
-                .map(Some)
-                .map_err(|e| SuiteError::Stage(format!("item {}: {e}", item.id)));
-        }
-        let Some(&target) = changes.get(&line) else {
+        let (order, target) = (follow.get(&line), changes.get(&line));
+        if order.is_none() && target.is_none() {
             return Ok(None);
-        };
+        }
         let item: Item = serde_json::from_str(raw).map_err(|e| SuiteError::Record {
             path: path.clone(),
             line: line + 1,
             message: e.to_string(),
         })?;
         let id = item.id.clone();
-        let new = relettered(item, target).ok_or_else(|| {
-            SuiteError::Stage(format!("item {id}: its options could not be reordered"))
-        })?;
+        let new = match (order, target) {
+            // A wording that cannot be re-printed (typos in the options
+            // block) keeps its order: the twin has no letter to keep even.
+            (Some(order), _) => match reprinted(item, order) {
+                Some(new) => new,
+                None => return Ok(None),
+            },
+            (None, Some(&target)) => relettered(item, target).ok_or_else(|| {
+                SuiteError::Stage(format!("item {id}: its options could not be reordered"))
+            })?,
+            (None, None) => return Ok(None),
+        };
         serde_json::to_string(&new)
             .map(Some)
             .map_err(|e| SuiteError::Stage(format!("item {id}: {e}")))

@@ -295,6 +295,18 @@ fn visual_words(question: &str, colours: &[String]) -> Vec<String> {
     out
 }
 
+/// Everything an item asks: its earlier conversation turns, then its question.
+fn asked_text(item: &Value) -> String {
+    let mut t: Vec<&str> = item["history"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|h| s(&h["question"]))
+        .collect();
+    t.push(s(&item["question"]));
+    t.join("\n")
+}
+
 fn has_token(hay: &str, needle: &str) -> bool {
     let inside = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
     !needle.is_empty()
@@ -380,11 +392,7 @@ fn audit(
                     // A pie's slices draw shares of a whole.
                     printed.push_str("\nshare");
                 }
-                let mut asked = s(&it["question"]).to_lowercase();
-                for t in it["history"].as_array().into_iter().flatten() {
-                    asked.push('\n');
-                    asked.push_str(&s(&t["question"]).to_lowercase());
-                }
+                let asked = asked_text(it).to_lowercase();
                 let mut named = Vec::new();
                 series_named(&it["query"], &mut named);
                 for n in named.iter().filter(|n| drawn.contains(&n.as_str())) {
@@ -459,18 +467,8 @@ fn audit(
                 .filter(|c| !c.is_empty())
                 .collect();
             // A conversation's reference may sit in an earlier turn.
-            let asked = |v: &Value| -> String {
-                let mut t: Vec<&str> = v["history"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(|h| s(&h["question"]))
-                    .collect();
-                t.push(s(&v["question"]));
-                t.join("\n")
-            };
-            let before = visual_words(&asked(origin), &colours);
-            let adds = visual_words(&asked(it), &colours)
+            let before = visual_words(&asked_text(origin), &colours);
+            let adds = visual_words(&asked_text(it), &colours)
                 .into_iter()
                 .any(|w| !before.contains(&w));
             if !adds {
