@@ -462,6 +462,9 @@ pub fn distractors(
             let middle = want_below > 0 && want_below < n;
             let want_nearest = rng.random_bool(0.5);
             let (mut below, mut above) = (below, above);
+            // The last draw that puts the truth at its rank, should none
+            // also balance the mean.
+            let mut ranked_draw: Option<Vec<String>> = None;
             for attempt in 0..MEAN_BALANCE_DRAWS {
                 chosen.clear();
                 if attempt > 0 {
@@ -476,9 +479,22 @@ pub fn distractors(
                     .filter(|c| crate::query::parse_number(c).is_some_and(|c| c < value))
                     .count()
                     == want_below;
-                if ranked && (!middle || nearest_mean(value, &chosen) == want_nearest) {
-                    break;
+                if ranked {
+                    ranked_draw = Some(chosen.clone());
+                    if !middle || nearest_mean(value, &chosen) == want_nearest {
+                        break;
+                    }
                 }
+            }
+            match ranked_draw {
+                Some(draw) => chosen = draw,
+                // Options that cannot put the truth at its drawn rank (too
+                // few distinct wrong values on one side) would pile it onto
+                // the extremes: a difference's wrong values are mostly larger.
+                None if as_options && matches!(answer, Answer::Number { .. }) => {
+                    return Vec::new();
+                }
+                None => {}
             }
             shuffle(&mut chosen, rng);
         }

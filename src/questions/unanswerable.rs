@@ -311,6 +311,40 @@ fn fake_series(data: &PanelData, rng: &mut Xoshiro256PlusPlus) -> Option<String>
     None
 }
 
+/// Another measure of the same kind of thing for a chart of one measure per
+/// category ("Voter turnout" beside "GDP" for countries), printed as the
+/// drawn one is (with its unit in parentheses when that one has it).
+fn sibling_measure(
+    data: &PanelData,
+    index_name: &str,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Option<String> {
+    let names: Vec<String> = data.series.iter().map(|s| s.name.clone()).collect();
+    if names.len() != 1 || !matches!(data.index_type, ColumnType::Text) {
+        return None;
+    }
+    let with_units = names[0].ends_with(')') && names[0].contains(" (");
+    let bare = |n: &str| n.split(" (").next().unwrap_or(n).trim().to_lowercase();
+    let taken: Vec<String> = names.iter().chain(&data.hidden).map(|n| bare(n)).collect();
+    let free: Vec<String> = crate::synth::measures::measures_of(index_name)
+        .into_iter()
+        .filter(|(name, _)| {
+            let name = name.to_lowercase();
+            taken
+                .iter()
+                .all(|t| !t.contains(&name) && !name.contains(t.as_str()))
+        })
+        .map(|(name, unit)| {
+            if with_units {
+                crate::synth::kinds::with_unit(name, unit)
+            } else {
+                name.to_string()
+            }
+        })
+        .collect();
+    (!free.is_empty()).then(|| free[rng.random_range(0..free.len())].clone())
+}
+
 /// Replaces the first category (or series) the query names.
 fn swap_entity(query: &Query, category: Option<&str>, series: Option<&str>) -> Option<Query> {
     let mut q = query.clone();
@@ -631,14 +665,20 @@ pub fn unanswerable_variant(
     let mut rng = seed::rng(seed, &["unanswerable", &q.family]);
     let prefer_category = rng.random_bool(0.6);
     let mut tries: Vec<Option<Query>> = Vec::new();
+    let swap = |category: Option<&str>, series: Option<&str>| swap_entity(base, category, series);
     let by_category = || {
         let mut r = seed::rng(seed, &["unanswerable", &q.family, "category"]);
-        fake_category(&data, &panel.table.index.name, &mut r)
-            .and_then(|c| swap_entity(base, Some(&c), None))
+        fake_category(&data, &panel.table.index.name, &mut r).and_then(|c| swap(Some(&c), None))
     };
     let by_series = || {
         let mut r = seed::rng(seed, &["unanswerable", &q.family, "series"]);
-        fake_series(&data, &mut r).and_then(|s| swap_entity(base, None, Some(&s)))
+        fake_series(&data, &mut r).and_then(|s| swap(None, Some(&s)))
+    };
+    // A chart of one measure: the same question about another measure of
+    // the same kind of thing.
+    let by_measure = || {
+        let mut r = seed::rng(seed, &["unanswerable", &q.family, "measure"]);
+        sibling_measure(&data, &panel.table.index.name, &mut r).and_then(|s| swap(None, Some(&s)))
     };
     let edge = year_after_edge(q, &data);
     if let Some(conversation) = &edge {
@@ -647,10 +687,13 @@ pub fn unanswerable_variant(
     } else if prefer_category {
         tries.push(by_category());
         tries.push(by_series());
+        tries.push(by_measure());
     } else {
         tries.push(by_series());
+        tries.push(by_measure());
         tries.push(by_category());
     }
+    let whole = edge.is_some();
     // An entity the accompanying paragraph talks about might be answerable from it.
     let paragraph = q.paragraph.as_deref().unwrap_or("").to_lowercase();
     let original = serde_json::to_string(base).unwrap_or_default();
@@ -673,7 +716,7 @@ pub fn unanswerable_variant(
         if mentioned(&new_base) {
             continue;
         }
-        let query = if edge.is_some() {
+        let query = if whole {
             new_base
         } else {
             if !keeps_follow_up(&q.query, &new_base) {
@@ -784,5 +827,30 @@ mod tests {
         let data = PanelData::from_panel(&panel);
         assert_eq!(fake_series(&data, &mut rng), None);
         assert_eq!(fake_category(&data, "Characteristic", &mut rng), None);
+    }
+
+    #[test]
+    fn another_measure_of_the_same_kind_of_thing() {
+        let mut rng = seed::rng(3, &["t"]);
+        let panel = panel_of(&["Revenue"], &["A Corp", "B Corp"]);
+        let data = PanelData::from_panel(&panel);
+        for _ in 0..20 {
+            let m = sibling_measure(&data, "Company", &mut rng).unwrap();
+            let companies = crate::synth::measures::measures_of("Company");
+            assert!(
+                m != "Revenue" && companies.iter().any(|(n, _)| *n == m),
+                "{m}"
+            );
+        }
+        // Units in parentheses stay in parentheses.
+        let panel = panel_of(&["Revenue (US$ million)"], &["A Corp", "B Corp"]);
+        let data = PanelData::from_panel(&panel);
+        let m = sibling_measure(&data, "Company", &mut rng).unwrap();
+        assert!(m.ends_with(')') && !m.starts_with("Revenue"), "{m}");
+        // No kind, or two measures drawn: nothing invented.
+        assert_eq!(sibling_measure(&data, "Characteristic", &mut rng), None);
+        let panel = panel_of(&["Revenue", "Net income"], &["A Corp", "B Corp"]);
+        let data = PanelData::from_panel(&panel);
+        assert_eq!(sibling_measure(&data, "Company", &mut rng), None);
     }
 }

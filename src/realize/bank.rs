@@ -33,6 +33,10 @@ pub struct Frames {
     pub options: String,
     pub hypo: Vec<String>,
     pub target_cell: Vec<String>,
+    /// The changed cell when its series is named like an entity or a year
+    /// ("the value for Egypt in 2009", not "Egypt for 2009").
+    #[serde(default)]
+    pub target_cell_awkward: Vec<String>,
     pub target_series: Vec<String>,
     pub up: Vec<String>,
     pub down: Vec<String>,
@@ -75,6 +79,13 @@ pub struct Bank {
     pub np_awkward: BTreeMap<String, Strs>,
     #[serde(default)]
     pub clause: BTreeMap<String, Strs>,
+    /// A claim said as people say it ("Peru has the highest GDP") where
+    /// "{np} is {answer}" reads like a form; `{answer}` is the claimed value.
+    #[serde(default)]
+    pub claim_sentence: BTreeMap<String, String>,
+    /// The same for wrapped awkward series names.
+    #[serde(default)]
+    pub claim_sentence_awkward: BTreeMap<String, String>,
     #[serde(default)]
     pub clause_no: BTreeMap<String, Strs>,
     pub frames: Option<Frames>,

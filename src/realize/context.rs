@@ -25,9 +25,6 @@ pub fn groups(ctx: &Context) -> Vec<&'static str> {
     if has("topic") {
         g.push("topic");
     }
-    if has("other_series") {
-        g.push("series");
-    }
     if has("other_value") {
         g.push("value");
     }

@@ -30,8 +30,8 @@ use crate::query::execute;
 use crate::questions::Question;
 use bank::{Bank, Frames, bank};
 use slots::{
-    Slots, asked_decimals, base_slots, capitalize, decapitalize, decimals_of, decimals_phrase,
-    fill, is_yes_no_key, ordinal,
+    SERIES_KEYS, Slots, asked_decimals, base_slots, capitalize, decapitalize, decimals_of,
+    decimals_phrase, fill, is_yes_no_key, ordinal,
 };
 
 /// Every realizer, canonical first.
@@ -235,6 +235,17 @@ impl Run<'_> {
         if is_yes_no_key(key) {
             let yes = stated.eq_ignore_ascii_case("yes");
             return Some(format!("{}.", capitalize(&self.clause(key, yes, slots)?)));
+        }
+        let canonical = bank("canonical");
+        let sentence = match canonical.claim_sentence_awkward.get(key) {
+            Some(t) if self.wrapped => Some(t),
+            _ => canonical.claim_sentence.get(key),
+        };
+        if let Some(t) = sentence {
+            let t = self.pick("claim_sentence", &[t.as_str()])?;
+            let mut s = slots.clone();
+            s.insert("answer".into(), stated.to_string());
+            return Some(format!("{}.", capitalize(&fill(&t, &s)?)));
         }
         let np = self.np(key, slots)?;
         // "equals" / "comes to" suit numbers; names and labels take the first ("is") frame.
@@ -702,7 +713,18 @@ fn render(
             let c = run.claim(&key, claim, &slots)?;
             let frame = run.pick_owned("fact", &run.frames.fact)?;
             let mut s = slots.clone();
-            s.insert("claim_clause".into(), claim_clause(&c));
+            // A claim that opens with a measure ("Job vacancies is lower in
+            // Mining") lowers it again inside the question.
+            let mut clause = claim_clause(&c);
+            if SERIES_KEYS.iter().any(|k| {
+                slots.get(*k).is_some_and(|v| {
+                    v.starts_with(|ch: char| ch.is_lowercase())
+                        && clause.starts_with(&capitalize(v))
+                })
+            }) {
+                clause = decapitalize(&clause);
+            }
+            s.insert("claim_clause".into(), clause);
             s.insert("claim".into(), c);
             fill(&frame, &s)?
         }
@@ -714,7 +736,7 @@ fn render(
             let mut changed = Slots::new();
             let shown = spec.panels().get(change.panel).map_or_else(
                 || change.series.clone(),
-                |p| slots::shown_series(p, spec, &change.series),
+                |p| slots::spoken_series(p, spec, &change.series),
             );
             changed.insert("series".into(), shown);
             if let Some(c) = &change.category {
@@ -752,7 +774,11 @@ fn render(
             extra_protected.extend(changed.values().cloned());
             s.extend(changed);
             let target_frames = if change.category.is_some() {
-                &run.frames.target_cell
+                if run.wrapped && !run.frames.target_cell_awkward.is_empty() {
+                    &run.frames.target_cell_awkward
+                } else {
+                    &run.frames.target_cell
+                }
             } else {
                 &run.frames.target_series
             };

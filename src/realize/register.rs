@@ -45,11 +45,12 @@ pub(super) fn apply(
     let grammar = &bank("register").grammar;
     let leads = grammar.get(&format!("{style}_lead"))?;
     let tails = grammar.get(&format!("{style}_tail"))?;
-    // Opener, closer or both; a question followed by options only opens.
+    // Opener, closer or (casual: "Hey, … Thanks!") both; stacked
+    // politeness reads stilted. A question followed by options only opens.
     let (lead, tail) = match (options_follow, run.rng.random_range(0..3)) {
         (true, _) | (false, 0) => (true, false),
         (false, 1) => (false, true),
-        _ => (true, true),
+        _ => (true, style == "casual"),
     };
     run.id.push(format!("register.{style}"));
     let mut out = text.to_string();

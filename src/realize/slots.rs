@@ -326,7 +326,7 @@ pub fn base_slots(query: &Query, spec: &ChartSpec) -> Option<(String, Slots)> {
     };
     for k in SERIES_KEYS {
         if let Some(v) = s.get_mut(k) {
-            *v = shown_series(panel, spec, v);
+            *v = spoken_series(panel, spec, v);
         }
     }
     Some((key, s))
@@ -362,6 +362,75 @@ pub fn shown_series(panel: &PanelSpec, spec: &ChartSpec, series: &str) -> String
         _ if panel.kind.is_circular() => "share".to_string(),
         _ => series.to_string(),
     }
+}
+
+/// A series as a question names it: as the chart shows it, with a unit in
+/// brackets left to the axis ("Which city has the highest median rent?"
+/// for "Median rent (US$ per month)", unless two series differ only by
+/// it) and a measure's heading in lower case.
+pub fn spoken_series(panel: &PanelSpec, spec: &ChartSpec, series: &str) -> String {
+    let mut v = shown_series(panel, spec, series);
+    let short = without_unit(&v);
+    let same_bare = panel
+        .series
+        .iter()
+        .filter(|n| without_unit(n) == short)
+        .count();
+    if short.len() < v.len() && same_bare <= 1 {
+        v = short.to_string();
+    }
+    common_noun_lowercase(&v).unwrap_or(v)
+}
+
+/// A measure's column heading as it reads mid-sentence: "Job vacancies" →
+/// "job vacancies". Only a phrase of two or more words whose first word is
+/// capitalised and whose others are lower case (a common noun phrase), or
+/// one common measure word ("Share"); another single word ("Chrome",
+/// "Egypt") or any other capital ("Costa Rica", "GDP growth", "Air Fryer")
+/// may be a name and stays as printed.
+pub fn common_noun_lowercase(name: &str) -> Option<String> {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    let [first, rest @ ..] = words.as_slice() else {
+        return None;
+    };
+    // One word is lowered only when it is a common measure, never a name.
+    const MEASURE_WORDS: [&str; 24] = [
+        "Share",
+        "Revenue",
+        "Sales",
+        "Population",
+        "Value",
+        "Count",
+        "Percentage",
+        "Price",
+        "Profit",
+        "Income",
+        "Employment",
+        "Exports",
+        "Imports",
+        "Output",
+        "Spending",
+        "Budget",
+        "Cost",
+        "Rate",
+        "Score",
+        "Total",
+        "Turnover",
+        "Attendance",
+        "Visitors",
+        "Emissions",
+    ];
+    if rest.is_empty() {
+        return MEASURE_WORDS.contains(first).then(|| first.to_lowercase());
+    }
+    let mut chars = first.chars();
+    let head = chars.next()?;
+    let tail_lower = chars.all(|c| c.is_alphabetic() && c.is_lowercase());
+    let rest_lower = rest
+        .iter()
+        .all(|w| w.chars().all(|c| !c.is_alphabetic() || c.is_lowercase()));
+    (head.is_uppercase() && tail_lower && rest_lower && !names_an_entity(name))
+        .then(|| head.to_lowercase().collect::<String>() + &name[head.len_utf8()..])
 }
 
 /// An axis title without its trailing unit in brackets ("Yield (t/ha)").
@@ -485,9 +554,14 @@ pub fn wrap_awkward_plainly(slots: &mut Slots, several_series: bool) -> bool {
     // kind, not the measure; a table's only series is usually the measure
     // itself, "the highest Population"); nor is "the highest Restaurants and
     // hotels", a list of kinds, ever.
+    // "The average average price" neither: a measure named by an aggregate.
+    const AGGREGATE_WORDS: [&str; 5] = ["average ", "mean ", "median ", "total ", "sum "];
     let mut wrapped = SERIES_KEYS.iter().any(|k| {
         slots.get(*k).is_some_and(|n| {
             names_an_entity(n)
+                || AGGREGATE_WORDS
+                    .iter()
+                    .any(|w| n.to_lowercase().starts_with(w))
                 || (several_series && reads_as_a_name(n))
                 || n.contains(" and ")
                 || n.contains(" & ")
@@ -741,6 +815,30 @@ mod entity_tests {
             "Natural gas",
         ] {
             assert!(!names_an_entity(name), "{name}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod lowercase_tests {
+    use super::common_noun_lowercase as lower;
+
+    #[test]
+    fn measures_read_in_lower_case_and_names_keep_their_capitals() {
+        assert_eq!(lower("Job vacancies").as_deref(), Some("job vacancies"));
+        assert_eq!(lower("Hours studied").as_deref(), Some("hours studied"));
+        assert_eq!(lower("Share").as_deref(), Some("share"));
+        for name in [
+            "Egypt",
+            "Chrome",
+            "Costa Rica",
+            "GDP growth",
+            "Air Fryer",
+            "Kerluke and Sons",
+            "2020",
+            "job vacancies",
+        ] {
+            assert_eq!(lower(name), None, "{name}");
         }
     }
 }

@@ -16,7 +16,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use super::bank::bank;
 use super::slots::{SERIES_KEYS, Slots, fill, ordinal};
 use crate::ir::query::{Query, Reference};
-use crate::ir::{ChartKind, PanelScene, Scene};
+use crate::ir::{ChartKind, MarkKind, PanelScene, Scene};
 use crate::query::reference::{
     categories_in_order, category_color, category_position, extreme_category, resolve, series_color,
 };
@@ -42,17 +42,18 @@ fn mark_nouns(kind: ChartKind) -> (&'static str, &'static str, &'static str, &'s
     match kind {
         ChartKind::Line => ("line", "point", "highest", "lowest"),
         ChartKind::Area | ChartKind::StackedArea => ("area", "point", "highest", "lowest"),
-        // Series nouns stay grammatically singular ("the blue bar series is lowest").
-        ChartKind::Pie | ChartKind::Donut => ("slice series", "slice", "largest", "smallest"),
-        ChartKind::HorizontalBar => ("bar series", "bar", "longest", "shortest"),
+        // Series nouns stay grammatically singular ("the blue series is
+        // lowest"); people say "the blue series", not "the blue bar series".
+        ChartKind::Pie | ChartKind::Donut => ("series", "slice", "largest", "smallest"),
+        ChartKind::HorizontalBar => ("series", "bar", "longest", "shortest"),
         ChartKind::Heatmap => ("series", "cell", "highest", "lowest"),
-        ChartKind::Lollipop => ("dot series", "dot", "highest", "lowest"),
+        ChartKind::Lollipop => ("series", "dot", "highest", "lowest"),
         // A bar left of zero is the smallest value however long it is.
-        ChartKind::DivergingBar => ("bar series", "bar", "rightmost", "leftmost"),
-        ChartKind::Dumbbell => ("dot series", "dot", "rightmost", "leftmost"),
+        ChartKind::DivergingBar => ("series", "bar", "rightmost", "leftmost"),
+        ChartKind::Dumbbell => ("series", "dot", "rightmost", "leftmost"),
         ChartKind::Slope => ("series", "point", "highest", "lowest"),
         ChartKind::Radar => ("polygon", "vertex", "furthest out", "closest to the centre"),
-        _ => ("bar series", "bar", "tallest", "shortest"),
+        _ => ("series", "bar", "tallest", "shortest"),
     }
 }
 
@@ -95,6 +96,14 @@ fn series_ref(
     rng: &mut Xoshiro256PlusPlus,
 ) -> Option<(String, String)> {
     let (series_noun, ..) = mark_nouns(p.kind);
+    // Of a chart with one series of bars or dots nobody says "the blue
+    // series": there is nothing to tell it from ("the blue line" still reads).
+    let mut drawn: Vec<&str> = p.marks.iter().map(|m| m.series.as_str()).collect();
+    drawn.sort_unstable();
+    drawn.dedup();
+    if drawn.len() < 2 && series_noun == "series" {
+        return None;
+    }
     let mut options: Vec<(String, String)> = Vec::new();
     if let Some(color) = series_color(p, name)
         && resolve(
@@ -126,6 +135,29 @@ fn series_ref(
     }
     let i = rng.random_range(0..options.len());
     Some(options.swap_remove(i))
+}
+
+/// Whether "the third bar from the left" counts the same whether a reader
+/// counts marks or labels: every category label on the axis has a mark, and
+/// every bar is big enough to see (a bar of zero height is a label with
+/// nothing above it).
+fn positions_countable(p: &PanelScene) -> bool {
+    let order = categories_in_order(p);
+    let ticks = if p.kind.is_horizontal() {
+        &p.y_ticks
+    } else {
+        &p.x_ticks
+    };
+    let labelled = ticks.iter().all(|t| {
+        let name = t.category.as_deref().unwrap_or(t.label.as_str());
+        order.iter().any(|c| c == name)
+    });
+    let visible = p
+        .marks
+        .iter()
+        .filter(|m| m.kind == MarkKind::Bar)
+        .all(|m| m.bbox.w >= 1.0 && m.bbox.h >= 1.0);
+    labelled && visible
 }
 
 fn category_ref(
@@ -162,6 +194,9 @@ fn category_ref(
     }
     // A slope chart's or radar's categories are not laid out in a row.
     if categories_in_order(p).len() > 10 || matches!(p.kind, ChartKind::Slope | ChartKind::Radar) {
+        return None;
+    }
+    if !positions_countable(p) {
         return None;
     }
     let (position, from_end) = category_position(p, category)?;
@@ -232,11 +267,25 @@ pub fn substitute(
     let size_refs = !matches!(query.base(), Query::Rank { .. } | Query::Compare { .. });
     let mut refs: BTreeMap<String, (String, String)> = BTreeMap::new();
     let mut done: Vec<String> = Vec::new();
+    // The one series of a bar chart keeps its name ("the Revenue of the
+    // third company from the left"): only its categories are pointed at.
+    let one_series = {
+        let mut drawn: Vec<&str> = p.marks.iter().map(|m| m.series.as_str()).collect();
+        drawn.sort_unstable();
+        drawn.dedup();
+        drawn.len() == 1 && mark_nouns(p.kind).0 == "series"
+    };
+    if one_series && category_keys.is_empty() {
+        return Outcome::Cannot;
+    }
     for key in series_keys.iter().chain(&category_keys) {
         let Some(name) = names.get(*key) else {
             return Outcome::Cannot;
         };
         let is_series = series_keys.contains(key);
+        if is_series && one_series {
+            continue;
+        }
         let map_key = format!("{}:{name}", if is_series { "series" } else { "category" });
         // One entity in two slots keeps one reference ("the blue line … the blue line").
         let (text, how) = match refs.get(&map_key) {

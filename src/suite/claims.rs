@@ -313,10 +313,13 @@ pub(crate) fn balance_claims(suite: &Path, seed: u64) -> Result<usize, SuiteErro
             charts.insert(chart.id.clone(), chart);
         }
     }
-    let mut order: Vec<(u64, usize)> = groups
-        .keys()
-        .map(|&r| {
+    // Big groups first, in a seeded order; the small ones (a lone reshaped
+    // twin) come last, where they can still even out the set they sit in.
+    let mut order: Vec<(std::cmp::Reverse<usize>, u64, usize)> = groups
+        .iter()
+        .map(|(&r, members)| {
             (
+                std::cmp::Reverse(members.len()),
                 crate::seed::derive(seed, &["claims", &claims[r].item.id]),
                 r,
             )
@@ -325,7 +328,7 @@ pub(crate) fn balance_claims(suite: &Path, seed: u64) -> Result<usize, SuiteErro
     order.sort();
     let mut counts: BTreeMap<String, BTreeMap<(SetName, bool), i64>> = BTreeMap::new();
     let mut changes: HashMap<usize, Item> = HashMap::new();
-    for (tie, root) in order {
+    for (_, tie, root) in order {
         let members: Vec<&Claim> = groups[&root].iter().map(|&i| &claims[i]).collect();
         let family = counts.entry(claims[root].item.family.clone()).or_default();
         let cost = |truth: bool| {

@@ -66,7 +66,7 @@ fn source(rng: &mut SynthRng) -> String {
     }
 }
 
-fn with_unit(label: &str, unit: &str) -> String {
+pub(crate) fn with_unit(label: &str, unit: &str) -> String {
     let redundant = label.to_lowercase().contains(&unit.to_lowercase());
     if unit.is_empty() || redundant {
         label.to_string()

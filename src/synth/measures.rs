@@ -661,3 +661,28 @@ pub const PAIRS: &[Pair] = &[
         size_printed: p(0, None, None, false),
     },
 ];
+
+/// The measures synthesized tables draw for categories headed `index` (a
+/// country's GDP, a city's rainfall), with their units: what another chart
+/// of the same kind of table might show.
+pub(crate) fn measures_of(index: &str) -> Vec<(&'static str, &'static str)> {
+    let index = index.trim();
+    let entity = [
+        Entity::Country,
+        Entity::Company,
+        Entity::Product,
+        Entity::City,
+        Entity::Person,
+        Entity::Industry,
+    ]
+    .into_iter()
+    .find(|e| e.label().eq_ignore_ascii_case(index));
+    let Some(entity) = entity else {
+        return Vec::new();
+    };
+    CATEGORY_MEASURES
+        .iter()
+        .filter(|m| m.entity == entity)
+        .map(|m| (m.name, m.unit))
+        .collect()
+}

@@ -7,8 +7,8 @@
 
 mod dual_axis;
 mod error_bar;
-mod kinds;
-mod measures;
+pub(crate) mod kinds;
+pub(crate) mod measures;
 pub(crate) mod names;
 mod shape;
 mod values;

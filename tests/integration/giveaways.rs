@@ -340,25 +340,7 @@ fn guessing_rules_find_the_gold_at_chance() {
 #[test]
 fn true_and_false_claims_are_even_in_every_family() {
     let dir = tempfile::tempdir().unwrap();
-    let tables = dir.path().join("tables");
-    crate::support::run_ok(
-        bin()
-            .args(["synth", "--seed", "77", "--count", "84", "-o"])
-            .arg(&tables),
-    );
-    let suite = dir.path().join("suite");
-    crate::support::run_ok(
-        bin()
-            .arg("generate")
-            .arg(&tables)
-            .args(["--seed", "77", "--quiet", "--out"])
-            .arg(&suite),
-    );
-    let text = std::fs::read_to_string(suite.join("items.jsonl")).unwrap();
-    let items: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let items = crate::support::default_synth_suite(dir.path(), "77");
     assert!(items.len() >= 1500, "{} items", items.len());
     let mut per_set: BTreeMap<(String, String), [i64; 2]> = BTreeMap::new();
     let mut per_family: BTreeMap<String, [i64; 2]> = BTreeMap::new();

@@ -58,3 +58,4 @@ mod suite;
 mod synth;
 mod tables;
 mod time_axis;
+mod unanswerable_text;

@@ -247,7 +247,9 @@ fn stating_texts(scene: &Value, panel: u64) -> Vec<String> {
 /// colour the chart draws, a place on it, a size of a mark, the legend's
 /// order.
 fn visual_words(question: &str, colours: &[String]) -> Vec<String> {
-    const PLACES: [&str; 20] = [
+    const PLACES: [&str; 22] = [
+        "highest",
+        "lowest",
         "left",
         "right",
         "top",

@@ -279,3 +279,24 @@ pub fn files(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
     out.sort();
     out
 }
+
+/// The items of a default suite (`synth --count 84`, `generate` with every
+/// set) of synthesized tables, seeded alike, written under `dir`: about
+/// 2,000 items.
+pub fn default_synth_suite(dir: &std::path::Path, seed: &str) -> Vec<serde_json::Value> {
+    let tables = dir.join("tables");
+    run_ok(
+        bin()
+            .args(["synth", "--seed", seed, "--count", "84", "-o"])
+            .arg(&tables),
+    );
+    let suite = dir.join("suite");
+    run_ok(
+        bin()
+            .arg("generate")
+            .arg(&tables)
+            .args(["--seed", seed, "--quiet", "--out"])
+            .arg(&suite),
+    );
+    jsonl(&suite.join("items.jsonl"))
+}
