@@ -72,6 +72,10 @@ pub struct Bank {
     /// the name as a modifier ("the highest {series}").
     #[serde(default)]
     pub question_awkward: BTreeMap<String, String>,
+    /// Canonical questions whose measure is a plural ("What are the sales
+    /// for …?").
+    #[serde(default)]
+    pub question_plural: BTreeMap<String, String>,
     #[serde(default)]
     pub np: BTreeMap<String, Strs>,
     /// Canonical noun phrases for wrapped awkward series names, as above.

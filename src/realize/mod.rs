@@ -180,7 +180,10 @@ impl Run<'_> {
         let mut text = if self.name == "canonical" {
             let canonical = bank("canonical");
             let awkward = canonical.question_awkward.get(key).filter(|_| self.wrapped);
-            let t = awkward.or_else(|| canonical.question.get(key))?;
+            let plural = canonical.question_plural.get(key).filter(|_| {
+                !self.wrapped && slots.get("series").is_some_and(|s| slots::reads_plural(s))
+            });
+            let t = awkward.or(plural).or_else(|| canonical.question.get(key))?;
             self.id.push("q".into());
             let t = self.reword(t);
             fill(&t, slots)?

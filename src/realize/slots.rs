@@ -382,6 +382,19 @@ pub fn spoken_series(panel: &PanelSpec, spec: &ChartSpec, series: &str) -> Strin
     common_noun_lowercase(&v).unwrap_or(v)
 }
 
+/// Whether a measure named in lower case is a plural ("sales", "job
+/// vacancies", "deals closed"): a word of it ends in a plural "s".
+pub fn reads_plural(series: &str) -> bool {
+    if !series.starts_with(|c: char| c.is_lowercase()) {
+        return false;
+    }
+    let words: Vec<&str> = series.split_whitespace().collect();
+    let plural = |w: &&str| {
+        w.len() > 3 && w.ends_with('s') && !["ss", "us", "is", "'s"].iter().any(|e| w.ends_with(e))
+    };
+    words.first().is_some_and(plural) || words.last().is_some_and(plural)
+}
+
 /// A measure's column heading as it reads mid-sentence: "Job vacancies" →
 /// "job vacancies". Only a phrase of two or more words whose first word is
 /// capitalised and whose others are lower case (a common noun phrase), or
@@ -822,6 +835,23 @@ mod entity_tests {
 #[cfg(test)]
 mod lowercase_tests {
     use super::common_noun_lowercase as lower;
+
+    #[test]
+    fn plural_measures_are_told() {
+        for m in ["sales", "job vacancies", "deals closed", "tourist arrivals"] {
+            assert!(super::reads_plural(m), "{m}");
+        }
+        for m in [
+            "net income",
+            "share",
+            "gross output",
+            "bus",
+            "Chrome Apps",
+            "analysis",
+        ] {
+            assert!(!super::reads_plural(m), "{m}");
+        }
+    }
 
     #[test]
     fn measures_read_in_lower_case_and_names_keep_their_capitals() {
