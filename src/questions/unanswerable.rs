@@ -323,9 +323,13 @@ fn sibling_measure(
     if names.len() != 1 || !matches!(data.index_type, ColumnType::Text) {
         return None;
     }
-    let with_units = names[0].ends_with(')') && names[0].contains(" (");
-    let bare = |n: &str| n.split(" (").next().unwrap_or(n).trim().to_lowercase();
-    let taken: Vec<String> = names.iter().chain(&data.hidden).map(|n| bare(n)).collect();
+    let without_unit = crate::realize::slots::without_unit;
+    let with_units = without_unit(&names[0]) != names[0].trim();
+    let taken: Vec<String> = names
+        .iter()
+        .chain(&data.hidden)
+        .map(|n| without_unit(n).to_lowercase())
+        .collect();
     let free: Vec<String> = crate::synth::measures::measures_of(index_name)
         .into_iter()
         .filter(|(name, _)| {
@@ -665,20 +669,21 @@ pub fn unanswerable_variant(
     let mut rng = seed::rng(seed, &["unanswerable", &q.family]);
     let prefer_category = rng.random_bool(0.6);
     let mut tries: Vec<Option<Query>> = Vec::new();
-    let swap = |category: Option<&str>, series: Option<&str>| swap_entity(base, category, series);
     let by_category = || {
         let mut r = seed::rng(seed, &["unanswerable", &q.family, "category"]);
-        fake_category(&data, &panel.table.index.name, &mut r).and_then(|c| swap(Some(&c), None))
+        fake_category(&data, &panel.table.index.name, &mut r)
+            .and_then(|c| swap_entity(base, Some(&c), None))
     };
     let by_series = || {
         let mut r = seed::rng(seed, &["unanswerable", &q.family, "series"]);
-        fake_series(&data, &mut r).and_then(|s| swap(None, Some(&s)))
+        fake_series(&data, &mut r).and_then(|s| swap_entity(base, None, Some(&s)))
     };
     // A chart of one measure: the same question about another measure of
     // the same kind of thing.
     let by_measure = || {
         let mut r = seed::rng(seed, &["unanswerable", &q.family, "measure"]);
-        sibling_measure(&data, &panel.table.index.name, &mut r).and_then(|s| swap(None, Some(&s)))
+        sibling_measure(&data, &panel.table.index.name, &mut r)
+            .and_then(|s| swap_entity(base, None, Some(&s)))
     };
     let edge = year_after_edge(q, &data);
     if let Some(conversation) = &edge {
@@ -693,7 +698,6 @@ pub fn unanswerable_variant(
         tries.push(by_measure());
         tries.push(by_category());
     }
-    let whole = edge.is_some();
     // An entity the accompanying paragraph talks about might be answerable from it.
     let paragraph = q.paragraph.as_deref().unwrap_or("").to_lowercase();
     let original = serde_json::to_string(base).unwrap_or_default();
@@ -716,7 +720,7 @@ pub fn unanswerable_variant(
         if mentioned(&new_base) {
             continue;
         }
-        let query = if whole {
+        let query = if edge.is_some() {
             new_base
         } else {
             if !keeps_follow_up(&q.query, &new_base) {

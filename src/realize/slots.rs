@@ -447,7 +447,7 @@ pub fn common_noun_lowercase(name: &str) -> Option<String> {
 }
 
 /// An axis title without its trailing unit in brackets ("Yield (t/ha)").
-fn without_unit(title: &str) -> &str {
+pub(crate) fn without_unit(title: &str) -> &str {
     let t = title.trim();
     match t.rfind(" (") {
         Some(at) if t.ends_with(')') => t[..at].trim_end(),
@@ -571,10 +571,9 @@ pub fn wrap_awkward_plainly(slots: &mut Slots, several_series: bool) -> bool {
     const AGGREGATE_WORDS: [&str; 5] = ["average ", "mean ", "median ", "total ", "sum "];
     let mut wrapped = SERIES_KEYS.iter().any(|k| {
         slots.get(*k).is_some_and(|n| {
+            let lower = n.to_lowercase();
             names_an_entity(n)
-                || AGGREGATE_WORDS
-                    .iter()
-                    .any(|w| n.to_lowercase().starts_with(w))
+                || AGGREGATE_WORDS.iter().any(|w| lower.starts_with(w))
                 || (several_series && reads_as_a_name(n))
                 || n.contains(" and ")
                 || n.contains(" & ")

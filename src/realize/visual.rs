@@ -96,14 +96,6 @@ fn series_ref(
     rng: &mut Xoshiro256PlusPlus,
 ) -> Option<(String, String)> {
     let (series_noun, ..) = mark_nouns(p.kind);
-    // Of a chart with one series of bars or dots nobody says "the blue
-    // series": there is nothing to tell it from ("the blue line" still reads).
-    let mut drawn: Vec<&str> = p.marks.iter().map(|m| m.series.as_str()).collect();
-    drawn.sort_unstable();
-    drawn.dedup();
-    if drawn.len() < 2 && series_noun == "series" {
-        return None;
-    }
     let mut options: Vec<(String, String)> = Vec::new();
     if let Some(color) = series_color(p, name)
         && resolve(
@@ -141,8 +133,7 @@ fn series_ref(
 /// counts marks or labels: every category label on the axis has a mark, and
 /// every bar is big enough to see (a bar of zero height is a label with
 /// nothing above it).
-fn positions_countable(p: &PanelScene) -> bool {
-    let order = categories_in_order(p);
+fn positions_countable(p: &PanelScene, order: &[String]) -> bool {
     let ticks = if p.kind.is_horizontal() {
         &p.y_ticks
     } else {
@@ -193,10 +184,11 @@ fn category_ref(
         ));
     }
     // A slope chart's or radar's categories are not laid out in a row.
-    if categories_in_order(p).len() > 10 || matches!(p.kind, ChartKind::Slope | ChartKind::Radar) {
-        return None;
-    }
-    if !positions_countable(p) {
+    let order = categories_in_order(p);
+    if order.len() > 10
+        || matches!(p.kind, ChartKind::Slope | ChartKind::Radar)
+        || !positions_countable(p, &order)
+    {
         return None;
     }
     let (position, from_end) = category_position(p, category)?;
@@ -267,13 +259,15 @@ pub fn substitute(
     let size_refs = !matches!(query.base(), Query::Rank { .. } | Query::Compare { .. });
     let mut refs: BTreeMap<String, (String, String)> = BTreeMap::new();
     let mut done: Vec<String> = Vec::new();
-    // The one series of a bar chart keeps its name ("the Revenue of the
-    // third company from the left"): only its categories are pointed at.
+    // Of a chart with one series of bars or dots nobody says "the blue
+    // series": there is nothing to tell it from ("the blue line" still
+    // reads). The series keeps its name ("the Revenue of the third company
+    // from the left"); only its categories are pointed at.
     let one_series = {
         let mut drawn: Vec<&str> = p.marks.iter().map(|m| m.series.as_str()).collect();
         drawn.sort_unstable();
         drawn.dedup();
-        drawn.len() == 1 && mark_nouns(p.kind).0 == "series"
+        drawn.len() < 2 && mark_nouns(p.kind).0 == "series"
     };
     if one_series && category_keys.is_empty() {
         return Outcome::Cannot;

@@ -666,23 +666,9 @@ pub const PAIRS: &[Pair] = &[
 /// country's GDP, a city's rainfall), with their units: what another chart
 /// of the same kind of table might show.
 pub(crate) fn measures_of(index: &str) -> Vec<(&'static str, &'static str)> {
-    let index = index.trim();
-    let entity = [
-        Entity::Country,
-        Entity::Company,
-        Entity::Product,
-        Entity::City,
-        Entity::Person,
-        Entity::Industry,
-    ]
-    .into_iter()
-    .find(|e| e.label().eq_ignore_ascii_case(index));
-    let Some(entity) = entity else {
-        return Vec::new();
-    };
     CATEGORY_MEASURES
         .iter()
-        .filter(|m| m.entity == entity)
+        .filter(|m| m.entity.label().eq_ignore_ascii_case(index.trim()))
         .map(|m| (m.name, m.unit))
         .collect()
 }
