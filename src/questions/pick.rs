@@ -199,6 +199,25 @@ fn two(rng: &mut Xoshiro256PlusPlus, n: usize) -> (usize, usize) {
     (i.min(j), i.max(j))
 }
 
+/// The categories (of `n`) whose labels can stand in a list: "Delhi,
+/// Madrid and Warsaw" parses, "Museums and Institutions and Individual &
+/// Family Services" does not.
+fn listable(n: usize, cat: &dyn Fn(usize) -> String) -> Vec<usize> {
+    (0..n)
+        .filter(|&i| {
+            let label = cat(i);
+            !(label.contains(" and ") || label.contains('&') || label.contains(','))
+        })
+        .collect()
+}
+
+/// Whether a series' values add up to a quantity: counts and amounts, not
+/// medians, rates, prices or percentages (each of its own whole).
+fn summable(s: &crate::query::SeriesData) -> bool {
+    !crate::spec::mentions_non_additive(&s.name)
+        && !s.format.suffix.as_deref().is_some_and(|x| x.contains('%'))
+}
+
 fn subset(rng: &mut Xoshiro256PlusPlus, n: usize, k: usize) -> Vec<usize> {
     let mut idx: Vec<usize> = (0..n).collect();
     for i in 0..k.min(n) {
@@ -226,8 +245,10 @@ fn average_decimals(series_decimals: u8, values: &[f64]) -> u8 {
     }
 }
 
-/// A threshold strictly between two neighbouring distinct values, printed
-/// with the series' decimals.
+/// A threshold between two neighbouring distinct values, as round as the
+/// middle half of their gap allows ("above 2,000,000,000", not "above
+/// 1998405772": people ask with round numbers), else their midpoint at the
+/// series' decimals.
 fn threshold(rng: &mut Xoshiro256PlusPlus, values: &[f64], decimals: u8) -> Option<f64> {
     let mut v: Vec<f64> = values.to_vec();
     v.sort_by(f64::total_cmp);
@@ -236,10 +257,43 @@ fn threshold(rng: &mut Xoshiro256PlusPlus, values: &[f64], decimals: u8) -> Opti
         return None;
     }
     let i = rng.random_range(0..v.len() - 1);
-    let mid = (v[i] + v[i + 1]) / 2.0;
+    let (lo, hi) = (v[i], v[i + 1]);
+    let quarter = (hi - lo) / 4.0;
+    if let Some(t) = roundest_between(lo + quarter, hi - quarter, decimals) {
+        return Some(t);
+    }
+    let mid = (lo + hi) / 2.0;
     let scale = 10f64.powi(i32::from(decimals));
     let t = (mid * scale).round() / scale;
-    (t > v[i] && t < v[i + 1]).then_some(t)
+    (t > lo && t < hi).then_some(t)
+}
+
+/// The number in [lo, hi] with the fewest significant digits: a multiple of
+/// 10ᵉ for the largest e, else of 5·10ᵉ⁻¹, else of 2·10ᵉ⁻¹; no finer than
+/// `decimals`.
+fn roundest_between(lo: f64, hi: f64, decimals: u8) -> Option<f64> {
+    if !(lo.is_finite() && hi.is_finite()) || lo > hi {
+        return None;
+    }
+    let finest = -i32::from(decimals);
+    let top = lo.abs().max(hi.abs()).max(1e-12).log10().floor() as i32 + 1;
+    for e in (finest..=top.max(finest)).rev() {
+        let unit = 10f64.powi(e);
+        let steps: &[f64] = if e > finest {
+            &[unit, unit / 2.0, unit / 5.0]
+        } else {
+            &[unit]
+        };
+        for &step in steps {
+            let t = (lo / step).ceil() * step;
+            if t <= hi {
+                // Printed at `decimals`, the multiple must not drift.
+                let scale = 10f64.powi(i32::from(decimals));
+                return Some((t * scale).round() / scale);
+            }
+        }
+    }
+    None
 }
 
 pub fn data_query(
@@ -322,16 +376,24 @@ pub fn data_query(
                 },
             ))
         } else if n >= 2 {
-            let (i, j) = two(rng, n);
+            // "between Food and Tobacco and Personal Care" cannot be parsed:
+            // names without "and" where there are two of them.
+            let listed = listable(n, &cat);
+            let pool: Vec<usize> = if listed.len() >= 2 {
+                listed
+            } else {
+                (0..n).collect()
+            };
+            let (i, j) = two(rng, pool.len());
             // Later category first, as in "between 2020 and 2018".
             Some((
                 CellRef {
                     series: name.clone(),
-                    category: cat(j),
+                    category: cat(pool[j]),
                 },
                 CellRef {
                     series: name.clone(),
-                    category: cat(i),
+                    category: cat(pool[i]),
                 },
             ))
         } else {
@@ -405,14 +467,23 @@ pub fn data_query(
             if whole && n < 3 {
                 return None;
             }
+            // A total of medians, rates or percentages of different wholes
+            // is no quantity anyone asks for.
+            if family == "sum" && !whole && !summable(s) {
+                return None;
+            }
             let categories = if whole || n >= 4 && rng.random_bool(0.3) {
                 // The median of two values is their mean: nobody asks it so.
                 let fewest = if family == "median" { 3 } else { 2 };
-                if n - 1 < fewest {
+                let listed = listable(n, &cat);
+                if n - 1 < fewest || listed.len() < fewest {
                     return None;
                 }
-                let k = rng.random_range(fewest..=3.min(n - 1));
-                subset(rng, n, k).into_iter().map(cat).collect()
+                let k = rng.random_range(fewest..=3.min(n - 1).min(listed.len()));
+                subset(rng, listed.len(), k)
+                    .into_iter()
+                    .map(|j| cat(listed[j]))
+                    .collect()
             } else {
                 Vec::new()
             };
@@ -485,12 +556,16 @@ pub fn data_query(
             category: cat(rng.random_range(0..n)),
             decimals: 1,
         },
-        "share_sum" if n >= 3 => {
-            let k = rng.random_range(2..=3.min(n - 1));
+        "share_sum" if n >= 3 && listable(n, &cat).len() >= 2 => {
+            let listed = listable(n, &cat);
+            let k = rng.random_range(2..=3.min(n - 1).min(listed.len()));
             Query::ShareSum {
                 panel,
                 series: name,
-                categories: subset(rng, n, k).into_iter().map(cat).collect(),
+                categories: subset(rng, listed.len(), k)
+                    .into_iter()
+                    .map(|j| cat(listed[j]))
+                    .collect(),
                 decimals: 1,
             }
         }
@@ -626,5 +701,23 @@ mod uneven_time_tests {
             "trend",
             &panel(ColumnType::Year, &["1951", "1956", "1957"])
         ));
+    }
+}
+
+#[cfg(test)]
+mod threshold_tests {
+    use super::roundest_between;
+
+    #[test]
+    fn thresholds_are_as_round_as_the_gap_allows() {
+        assert_eq!(
+            roundest_between(1_950_000_000.0, 2_050_000_000.0, 0),
+            Some(2e9)
+        );
+        assert_eq!(roundest_between(12.3, 12.9, 1), Some(12.5));
+        assert_eq!(roundest_between(12.31, 12.34, 1), None);
+        assert_eq!(roundest_between(-3.0, 4.0, 0), Some(0.0));
+        assert_eq!(roundest_between(41.2, 47.9, 0), Some(45.0));
+        assert_eq!(roundest_between(3.61, 3.79, 2), Some(3.7));
     }
 }

@@ -38,6 +38,10 @@ pub struct Frames {
     #[serde(default)]
     pub target_cell_awkward: Vec<String>,
     pub target_series: Vec<String>,
+    /// A whole series changed when its name is an entity's or a year's
+    /// ("every value for Prague", not "Prague for every year").
+    #[serde(default)]
+    pub target_series_awkward: Vec<String>,
     pub up: Vec<String>,
     pub down: Vec<String>,
     pub followup_category: Vec<String>,
@@ -76,8 +80,15 @@ pub struct Bank {
     /// for …?").
     #[serde(default)]
     pub question_plural: BTreeMap<String, String>,
+    /// Canonical questions whose measure counts things ("Which sector has
+    /// the most job vacancies?").
+    #[serde(default)]
+    pub question_count: BTreeMap<String, String>,
     #[serde(default)]
     pub np: BTreeMap<String, Strs>,
+    /// Canonical noun phrases for measures that count things, as above.
+    #[serde(default)]
+    pub np_count: BTreeMap<String, Strs>,
     /// Canonical noun phrases for wrapped awkward series names, as above.
     #[serde(default)]
     pub np_awkward: BTreeMap<String, Strs>,
@@ -90,6 +101,9 @@ pub struct Bank {
     /// The same for wrapped awkward series names.
     #[serde(default)]
     pub claim_sentence_awkward: BTreeMap<String, String>,
+    /// The same for measures that count things.
+    #[serde(default)]
+    pub claim_sentence_count: BTreeMap<String, String>,
     #[serde(default)]
     pub clause_no: BTreeMap<String, Strs>,
     pub frames: Option<Frames>,

@@ -1,5 +1,5 @@
 //! Slots for distractor context with substance: another series, another
-//! category, another cell's printed value and the chart's topic, all taken
+//! category, another cell's printed value all taken
 //! from the chart's own table. Nothing here is one of the asked entities, and
 //! no mentioned number equals the answer, so the context distracts without
 //! changing or giving away the asked fact.
@@ -7,7 +7,7 @@
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::slots::{SERIES_KEYS, Slots, format_of, topic};
+use super::slots::{SERIES_KEYS, Slots, format_of};
 use crate::ir::ChartSpec;
 use crate::ir::query::Query;
 use crate::query::display_number;
@@ -22,9 +22,6 @@ pub struct Context {
 pub fn groups(ctx: &Context) -> Vec<&'static str> {
     let has = |k: &str| ctx.slots.contains_key(k);
     let mut g = vec!["plain"];
-    if has("topic") {
-        g.push("topic");
-    }
     if has("other_value") {
         g.push("value");
     }
@@ -42,9 +39,6 @@ pub fn build(
         slots: Slots::new(),
         mentions: Vec::new(),
     };
-    if let Some(t) = topic(spec, query.panel()) {
-        ctx.slots.insert("topic".into(), t);
-    }
     let panels = spec.panels();
     let Some(panel) = panels.get(query.panel()) else {
         return ctx;

@@ -30,8 +30,8 @@ use crate::query::execute;
 use crate::questions::Question;
 use bank::{Bank, Frames, bank};
 use slots::{
-    SERIES_KEYS, Slots, asked_decimals, base_slots, capitalize, decapitalize, decimals_of,
-    decimals_phrase, fill, is_yes_no_key, ordinal,
+    SERIES_KEYS, Slots, asked_decimals, capitalize, decapitalize, decimals_of, decimals_phrase,
+    fill, is_yes_no_key, ordinal, reads_plural,
 };
 
 /// Every realizer, canonical first.
@@ -100,6 +100,9 @@ struct Run<'a> {
     /// an entity's, "Kerluke and Sons"): templates that use the name as a
     /// modifier are swapped.
     wrapped: bool,
+    /// Whether the asked measure counts things ("visitors"): templates say
+    /// "the most visitors", "the total number of visitors".
+    counted: bool,
     /// Whether the last noun phrase drawn holds a clause of its own.
     np_clausal: bool,
     /// Synonyms swapped into every template drawn (the lexical realizer);
@@ -155,9 +158,10 @@ impl Run<'_> {
     }
 
     fn np(&mut self, key: &str, slots: &Slots) -> Option<String> {
-        let awkward = bank("canonical").np_awkward.get(key);
-        let pool = match awkward {
-            Some(a) if self.wrapped => a.all(),
+        let canonical = bank("canonical");
+        let pool = match (canonical.np_awkward.get(key), canonical.np_count.get(key)) {
+            (Some(a), _) if self.wrapped => a.all(),
+            (_, Some(c)) if self.counted && !self.wrapped => c.all(),
             _ => self.pools(key, |b| &b.np),
         };
         let t = self.pick("np", &pool)?;
@@ -176,17 +180,46 @@ impl Run<'_> {
     }
 
     /// The plain question for a base query.
+    /// The canonical question template of `key` for these slots: the
+    /// wrapped, counting or plural variant where the names need one.
+    fn canonical_template(&self, key: &str, slots: &Slots) -> Option<&'static String> {
+        let canonical = bank("canonical");
+        let awkward = canonical.question_awkward.get(key).filter(|_| self.wrapped);
+        let plural = canonical.question_plural.get(key).filter(|_| {
+            !self.wrapped && slots.get("series").is_some_and(|s| slots::reads_plural(s))
+        });
+        let count = canonical
+            .question_count
+            .get(key)
+            .filter(|_| !self.wrapped && self.counted);
+        awkward
+            .or(count)
+            .or(plural)
+            .or_else(|| canonical.question.get(key))
+    }
+
     fn question(&mut self, query: &Query, key: &str, slots: &Slots) -> Option<String> {
         let mut text = if self.name == "canonical" {
-            let canonical = bank("canonical");
-            let awkward = canonical.question_awkward.get(key).filter(|_| self.wrapped);
-            let plural = canonical.question_plural.get(key).filter(|_| {
-                !self.wrapped && slots.get("series").is_some_and(|s| slots::reads_plural(s))
-            });
-            let t = awkward.or(plural).or_else(|| canonical.question.get(key))?;
+            let t = self.canonical_template(key, slots)?;
             self.id.push("q".into());
             let t = self.reword(t);
             fill(&t, slots)?
+        } else if let Some(clause) = self
+            .canonical_template(key, slots)
+            .and_then(|t| embedded_clause(key, t))
+        {
+            // "Can you tell me which city has the highest rent?": a question
+            // that asks for a category keeps its wh-word when embedded
+            // ("what the city with the highest rent is" reads like a form).
+            let rule = if self.mute.is_empty() {
+                "{@embed_question}"
+            } else {
+                "{@embed_question_ask}"
+            };
+            let frame = self.pick("whq", &[rule])?;
+            let mut s = slots.clone();
+            s.insert("q".into(), fill(&clause, slots)?);
+            fill(&frame, &s)?
         } else if is_yes_no_key(key) {
             let clause = self.clause(key, true, slots)?;
             let frame = self.pick_owned("yn", &self.frames.yn)?;
@@ -240,12 +273,25 @@ impl Run<'_> {
             return Some(format!("{}.", capitalize(&self.clause(key, yes, slots)?)));
         }
         let canonical = bank("canonical");
-        let sentence = match canonical.claim_sentence_awkward.get(key) {
-            Some(t) if self.wrapped => Some(t),
+        let sentence = match (
+            canonical.claim_sentence_awkward.get(key),
+            canonical.claim_sentence_count.get(key),
+        ) {
+            (Some(t), _) if self.wrapped => Some(t),
+            (_, Some(t)) if self.counted && !self.wrapped => Some(t),
             _ => canonical.claim_sentence.get(key),
         };
         if let Some(t) = sentence {
-            let t = self.pick("claim_sentence", &[t.as_str()])?;
+            // "Wind is increasing", but "Wind decreases then increases".
+            let plural = !self.wrapped && slots.get("series").is_some_and(|s| reads_plural(s));
+            let t = if key == "trend" && stated.contains(" then ") {
+                "{series} {answer}"
+            } else if key == "trend" && plural {
+                "{series} are {answer}"
+            } else {
+                t.as_str()
+            };
+            let t = self.pick("claim_sentence", &[t])?;
             let mut s = slots.clone();
             s.insert("answer".into(), stated.to_string());
             return Some(format!("{}.", capitalize(&fill(&t, &s)?)));
@@ -273,6 +319,47 @@ impl Run<'_> {
             claim
         })
     }
+}
+
+/// A canonical question that asks for its subject ("Which city has the
+/// highest rent?", "How many years have sales above 10?") as an embedded
+/// clause ("which city has the highest rent"); "In which year did sales
+/// increase the most?" loses its "did" ("in which year sales increased the
+/// most"). None for other families, which embed their noun phrase.
+fn embedded_clause(key: &str, template: &str) -> Option<String> {
+    const SUBJECT_QUESTIONS: [&str; 15] = [
+        "argmax",
+        "argmin",
+        "argmax_all",
+        "argmin_all",
+        "widest_interval",
+        "narrowest_interval",
+        "largest_rise",
+        "largest_fall",
+        "highest_panel",
+        "lowest_panel",
+        "highlighted",
+        "count_above",
+        "count_below",
+        "count_above_reference",
+        "outlier_count",
+    ];
+    let body = template.trim_end().strip_suffix('?')?;
+    if SUBJECT_QUESTIONS.contains(&key) {
+        if key == "outlier_count" {
+            // "How many outliers does {category} have" → "… {category} has".
+            let (head, tail) = body.split_once(" does ")?;
+            let tail = tail.strip_suffix(" have")?;
+            return Some(decapitalize(&format!("{head} {tail} has")));
+        }
+        return Some(decapitalize(body));
+    }
+    if matches!(key, "largest_increase" | "largest_decrease") {
+        let (head, tail) = body.split_once(" did ")?;
+        let (subject, verb) = tail.rsplit_once(" the most")?.0.rsplit_once(' ')?;
+        return Some(decapitalize(&format!("{head} {subject} {verb}d the most")));
+    }
+    None
 }
 
 /// A claim as a clause inside a question ("Is it true that the highest
@@ -363,6 +450,14 @@ fn answers_with_words(key: &str) -> bool {
 /// family's answer is a name.
 fn misfits(text: &str, np: &str, key: &str) -> bool {
     let frame = text.to_lowercase().replace(&np.to_lowercase(), " ");
+    // "Tell me what the number of lines is" reads like a form; "Tell me the
+    // number of lines" does not.
+    let counted = ["the number of ", "the total number of "]
+        .iter()
+        .any(|p| np.to_lowercase().starts_with(p));
+    if counted && frame.contains("what ") {
+        return true;
+    }
     answers_with_words(key)
         && [
             "come to",
@@ -673,14 +768,16 @@ fn render(
         domain: chart_domain(spec),
         mute: &[],
         wrapped: false,
+        counted: false,
         np_clausal: false,
         lexicon,
     };
     let base = q.query.base();
-    let (key, raw) = base_slots(base, spec)?;
+    let (key, raw, counted) = slots::base_slots_counted(base, spec)?;
+    run.counted = counted;
     let mut slots = raw.clone();
     run.id.push(key.clone());
-    run.wrapped = slots::wrap_awkward_plainly(&mut slots, several_series(spec, base.panel()));
+    run.wrapped = slots::wrap_awkward_plainly(&mut slots, several_series(spec, base.panel()), &key);
     let mut refs = std::collections::BTreeMap::new();
     if visual {
         // A visual twin exists only where an entity is named by its look.
@@ -748,12 +845,17 @@ fn render(
                 let dates = dates.map_or(IndexDates::ISO, IndexDates::of_panel);
                 changed.insert("category".into(), dates.print(c));
             }
-            slots::wrap_awkward_plainly(&mut changed, several_series(spec, base.panel()));
+            let mut changed_wrapped = slots::wrap_awkward_plainly(
+                &mut changed,
+                several_series(spec, base.panel()),
+                "value_at",
+            );
             if visual {
                 // The changed cell is always drawn, so naming it plainly when it
                 // has no reference says nothing about answerability.
                 if let Some(r) = refs.get(&format!("series:{}", change.series)) {
                     changed.insert("series".into(), r.clone());
+                    changed_wrapped = true;
                 }
                 if let Some(c) = &change.category
                     && let Some(r) = refs.get(&format!("category:{c}"))
@@ -777,11 +879,13 @@ fn render(
             extra_protected.extend(changed.values().cloned());
             s.extend(changed);
             let target_frames = if change.category.is_some() {
-                if run.wrapped && !run.frames.target_cell_awkward.is_empty() {
+                if changed_wrapped && !run.frames.target_cell_awkward.is_empty() {
                     &run.frames.target_cell_awkward
                 } else {
                     &run.frames.target_cell
                 }
+            } else if changed_wrapped && !run.frames.target_series_awkward.is_empty() {
+                &run.frames.target_series_awkward
             } else {
                 &run.frames.target_series
             };
@@ -848,10 +952,14 @@ fn render(
         Query::Conversation { turns } => {
             let mut texts = Vec::new();
             for (i, turn) in turns.iter().enumerate() {
-                let (tkey, traw) = base_slots(turn, spec)?;
+                let (tkey, traw, tcounted) = slots::base_slots_counted(turn, spec)?;
+                run.counted = tcounted;
                 let mut tslots = traw.clone();
-                run.wrapped =
-                    slots::wrap_awkward_plainly(&mut tslots, several_series(spec, turn.panel()));
+                run.wrapped = slots::wrap_awkward_plainly(
+                    &mut tslots,
+                    several_series(spec, turn.panel()),
+                    &tkey,
+                );
                 if visual {
                     match visual::substitute(
                         &mut tslots,

@@ -101,8 +101,10 @@ pub fn format_of(panel: &PanelSpec, series: &str) -> NumberFormat {
         .unwrap_or_default()
 }
 
-/// The template key of a base query and its slots. Returns None for wrappers.
-pub fn base_slots(query: &Query, spec: &ChartSpec) -> Option<(String, Slots)> {
+/// The template key of a base query, its slots, and whether its measure
+/// counts things (a plural such as "visitors", not money or a share).
+/// Returns None for wrappers.
+pub fn base_slots_counted(query: &Query, spec: &ChartSpec) -> Option<(String, Slots, bool)> {
     let panels = spec.panels();
     let panel = panels
         .get(query.panel())
@@ -215,6 +217,8 @@ pub fn base_slots(query: &Query, spec: &ChartSpec) -> Option<(String, Slots)> {
                 format!(" for {}", cats(categories))
             };
             put("scope", &scope);
+            // "the total for Bangladesh in 2007 and 2010", not "for … for".
+            put("scope_in", &scope.replacen(" for ", " in ", 1));
             put("cats", &cats(categories));
             match agg {
                 AggregateOp::Sum => "sum",
@@ -227,8 +231,10 @@ pub fn base_slots(query: &Query, spec: &ChartSpec) -> Option<(String, Slots)> {
             series, threshold, ..
         } => {
             put("series", series);
-            let f = format_of(panel, series);
-            let decimals = decimals_of(*threshold).max(f.decimals);
+            let mut f = format_of(panel, series);
+            f.thousands |= threshold.abs() >= 10_000.0;
+            // As round as it was chosen: "above 65", not "above 65.0000".
+            let decimals = decimals_of(*threshold);
             put("threshold", &display_number(*threshold, decimals, &f));
             crate::query::family(query).into()
         }
@@ -324,12 +330,46 @@ pub fn base_slots(query: &Query, spec: &ChartSpec) -> Option<(String, Slots)> {
         | Query::Conversation { .. } => return None,
         other => crate::query::family(other).into(),
     };
+    // A measure that counts things reads "the most visitors"; an amount
+    // of money named by a plural ("sales", in $) or a percentage does not.
+    let counted = s.get("series").is_some_and(|raw| {
+        let f = format_of(panel, raw);
+        // "Sales (US$ million)" are money, not a number of sales.
+        let money_words = [
+            "$", "€", "£", "¥", "dollar", "euro", "pound", "usd", "eur", "gbp",
+        ];
+        let labels = format!("{raw} {}", panel.y_label.as_deref().unwrap_or("")).to_lowercase();
+        let money_or_share = f.prefix.is_some()
+            || f.suffix.as_deref().is_some_and(|x| x.contains('%'))
+            || money_words.iter().any(|w| labels.contains(w));
+        !money_or_share && reads_plural(&spoken_series(panel, spec, raw))
+    });
     for k in SERIES_KEYS {
         if let Some(v) = s.get_mut(k) {
             *v = spoken_series(panel, spec, v);
         }
     }
-    Some((key, s))
+    if key.starts_with("share") {
+        // "What percentage of the total is Email?" when the slices are
+        // shares already ("percentage of share" says nothing), else "of
+        // total revenue".
+        let series = s.get("series").cloned().unwrap_or_default();
+        let f = s.get("series").map(|_| format_of(panel, &series));
+        let percent = f.is_some_and(|f| f.suffix.as_deref().is_some_and(|x| x.contains('%')));
+        let shares = ["share", "percentage", "percent", "proportion"];
+        let whole = if percent || shares.iter().any(|w| series.eq_ignore_ascii_case(w)) {
+            "the total".to_string()
+        } else {
+            format!("total {series}")
+        };
+        s.insert("whole".into(), whole);
+    }
+    Some((key, s, counted))
+}
+
+/// The template key of a base query and its slots. Returns None for wrappers.
+pub fn base_slots(query: &Query, spec: &ChartSpec) -> Option<(String, Slots)> {
+    base_slots_counted(query, spec).map(|(k, s, _)| (k, s))
 }
 
 /// The name a question gives a series: its own where the chart prints it,
@@ -407,7 +447,7 @@ pub fn common_noun_lowercase(name: &str) -> Option<String> {
         return None;
     };
     // One word is lowered only when it is a common measure, never a name.
-    const MEASURE_WORDS: [&str; 24] = [
+    const MEASURE_WORDS: [&str; 93] = [
         "Share",
         "Revenue",
         "Sales",
@@ -432,13 +472,108 @@ pub fn common_noun_lowercase(name: &str) -> Option<String> {
         "Attendance",
         "Visitors",
         "Emissions",
+        "Volume",
+        "Area",
+        "Anomaly",
+        "Passengers",
+        "Deaths",
+        "Births",
+        "Cases",
+        "Orders",
+        "Users",
+        "Downloads",
+        "Visits",
+        "Arrivals",
+        "Temperature",
+        "Rainfall",
+        "Precipitation",
+        "Yield",
+        "Length",
+        "Weight",
+        "Height",
+        "Depth",
+        "Width",
+        "Mass",
+        "Speed",
+        "Distance",
+        "Duration",
+        "Frequency",
+        "Density",
+        "Consumption",
+        "Production",
+        "Demand",
+        "Supply",
+        "Capacity",
+        "Growth",
+        "Change",
+        "Ratio",
+        "Level",
+        "Amount",
+        "Number",
+        "Quantity",
+        "Salary",
+        "Wages",
+        "Earnings",
+        "Debt",
+        "Savings",
+        "Investment",
+        "Expenditure",
+        "Members",
+        "Students",
+        "Customers",
+        "Subscribers",
+        "Enrolment",
+        "Enrollment",
+        "Unemployment",
+        "Inflation",
+        "Traffic",
+        "Usage",
+        "Votes",
+        "Seats",
+        "Goals",
+        "Points",
+        "Wins",
+        "Losses",
+        "Prevalence",
+        "Incidence",
+        "Mortality",
+        "Margin",
+        "Interest",
+        "Tax",
+        "Tourists",
     ];
     if rest.is_empty() {
         return MEASURE_WORDS.contains(first).then(|| first.to_lowercase());
     }
+    // "January temperature": a month or day keeps its capital.
+    const CALENDAR: [&str; 19] = [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+    ];
+    if CALENDAR.contains(first) {
+        return None;
+    }
     let mut chars = first.chars();
     let head = chars.next()?;
-    let tail_lower = chars.all(|c| c.is_alphabetic() && c.is_lowercase());
+    // "Single-parent households", "Non-smokers without cancer".
+    let tail_lower = chars.all(|c| c == '-' || c.is_alphabetic() && c.is_lowercase());
     let rest_lower = rest
         .iter()
         .all(|w| w.chars().all(|c| !c.is_alphabetic() || c.is_lowercase()));
@@ -562,19 +697,22 @@ pub fn ordinal(n: usize) -> String {
 /// "Brazil", or a list of kinds such as "Restaurants and hotels") cannot
 /// stand as a measure after an adjective ("the highest {series}").
 /// `several_series`: the asked panel's table holds more than one series.
-pub fn wrap_awkward_plainly(slots: &mut Slots, several_series: bool) -> bool {
+pub fn wrap_awkward_plainly(slots: &mut Slots, several_series: bool, key: &str) -> bool {
     // Among several series "the highest Brazil" is not English (a place or
     // kind, not the measure; a table's only series is usually the measure
     // itself, "the highest Population"); nor is "the highest Restaurants and
     // hotels", a list of kinds, ever.
     // "The average average price" neither: a measure named by an aggregate.
+    // Elsewhere "What is the average rent for Manila?" reads as it should.
     const AGGREGATE_WORDS: [&str; 5] = ["average ", "mean ", "median ", "total ", "sum "];
+    let aggregates = matches!(key, "sum" | "mean" | "median" | "top_mean");
     let mut wrapped = SERIES_KEYS.iter().any(|k| {
         slots.get(*k).is_some_and(|n| {
             let lower = n.to_lowercase();
             names_an_entity(n)
-                || AGGREGATE_WORDS.iter().any(|w| lower.starts_with(w))
+                || aggregates && AGGREGATE_WORDS.iter().any(|w| lower.starts_with(w))
                 || (several_series && reads_as_a_name(n))
+                || lone_proper_noun(n)
                 || n.contains(" and ")
                 || n.contains(" & ")
         })
@@ -590,6 +728,20 @@ pub fn wrap_awkward_plainly(slots: &mut Slots, several_series: bool) -> bool {
         wrapped = true;
     }
     wrapped
+}
+
+/// One capitalised word left as printed (a measure word would have been
+/// lowered): a place or kind ("Rome", "France") even as a chart's only
+/// series, where "Which year has the highest Rome?" is not English. An
+/// acronym ("GDP", "CO2") is a measure.
+fn lone_proper_noun(name: &str) -> bool {
+    let mut chars = name.chars();
+    !name.contains(char::is_whitespace)
+        && chars.next().is_some_and(char::is_uppercase)
+        && chars.any(char::is_lowercase)
+        && name
+            .chars()
+            .all(|c| c.is_alphabetic() || c == '-' || c == '\'')
 }
 
 /// A name whose every word is capitalised (or a number) and that has no
@@ -685,98 +837,6 @@ pub fn awkward_kind(name: &str) -> Option<&'static str> {
     }
     // A bare acronym or all-capital code without digits reads fine as a noun.
     None
-}
-
-/// A short topic phrase for context-setting wordings, from the panel's title
-/// or axis label ("regional sales"); None when the chart states no topic.
-pub fn topic(spec: &ChartSpec, panel: usize) -> Option<String> {
-    let panels = spec.panels();
-    let p = panels.get(panel).or(panels.first())?;
-    let raw = p
-        .title
-        .clone()
-        .or_else(|| p.table.meta.title.clone())
-        .or_else(|| p.y_label.clone())?;
-    // Drop a trailing parenthetical or clause after a colon: keep the noun phrase.
-    let cut = raw
-        .split(['(', ':', '—', '['])
-        .next()
-        .unwrap_or("")
-        .trim()
-        .trim_end_matches(['.', ',', ';', '-', '–'])
-        .trim();
-    // A trailing year or period ("…, 2022", "… 2005–2016") reads as a
-    // dateline inside a sentence: "a digest about rent, 2022 by Thursday".
-    let cut = match cut.rsplit_once(',') {
-        Some((head, tail)) if is_period(tail) => head.trim(),
-        _ => cut,
-    };
-    // A bare column header ("Country") names no subject.
-    if cut.is_empty()
-        || cut.split_whitespace().count() > 9
-        || cut.eq_ignore_ascii_case(p.table.index.name.trim())
-    {
-        return None;
-    }
-    // A name keeps its capital ("Northwind Cloud revenue"): a first word that
-    // starts one of the chart's labels, or is followed by another capital.
-    let mut words = cut.split_whitespace();
-    let first = words.next().unwrap_or("");
-    let second_capital = words
-        .next()
-        .and_then(|w| w.chars().next())
-        .is_some_and(char::is_uppercase);
-    let labels = p.series.iter().cloned().chain(p.table.category_labels());
-    let named = second_capital
-        || labels
-            .into_iter()
-            .any(|l| l.split_whitespace().any(|w| w == first));
-    Some(if named {
-        cut.to_string()
-    } else {
-        decapitalize(cut)
-    })
-}
-
-/// A date line, not part of a topic: a year, a period or a span of them
-/// ("2022", "2005–2016", "2019/20", "December 2020 to February 2022",
-/// "Q1 2019 - Q4 2021").
-fn is_period(text: &str) -> bool {
-    let dated = |word: &str| {
-        let w = word.to_lowercase();
-        w.chars().all(|c| c.is_ascii_digit())
-            || matches!(w.as_str(), "to" | "and" | "from" | "until")
-            || crate::table::infer::month_number(w.trim_end_matches('.')).is_some()
-            || (w.len() == 2
-                && w.starts_with(['q', 'h'])
-                && w[1..].chars().all(|c| c.is_ascii_digit()))
-    };
-    let t = text.trim();
-    t.chars().any(|c| c.is_ascii_digit())
-        && t.split([' ', '-', '–', '/'])
-            .filter(|w| !w.is_empty())
-            .all(dated)
-}
-
-#[cfg(test)]
-mod period_tests {
-    use super::is_period;
-
-    #[test]
-    fn datelines_and_spans_are_periods() {
-        for t in [
-            "2022",
-            " 2005–2016",
-            "December 2020 to February 2022",
-            "Jan–Dec 2021",
-            "Q1 2019 - Q4 2021",
-        ] {
-            assert!(is_period(t), "{t}");
-        }
-        for t in ["by country", "2022 forecast", "May", "Mayotte 2020", ""] {
-            assert!(!is_period(t), "{t}");
-        }
-    }
 }
 
 #[cfg(test)]

@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 
 use super::bank::{Bank, FILES, banks};
 use super::slots::{SERIES_KEYS, base_slots};
-use super::visual::legend_order;
 use super::{realize, realizers};
 use crate::ir::query::{Query, Reference};
 use crate::ir::{ChartSpec, PanelScene, Scene};
@@ -33,6 +32,8 @@ const KNOWN_SLOTS: &[&str] = &[
     "cat_noun",
     "cat_nouns",
     "scope",
+    "scope_in",
+    "whole",
     "cats",
     "threshold",
     "k",
@@ -45,6 +46,7 @@ const KNOWN_SLOTS: &[&str] = &[
     "answer",
     "claim",
     "question",
+    "q",
     "options",
     "change",
     "target",
@@ -62,7 +64,6 @@ const KNOWN_SLOTS: &[&str] = &[
     "ordinal",
     "position",
     "name",
-    "topic",
     "other_series",
     "other_cat",
     "other_value",
@@ -310,6 +311,10 @@ fn entities(q: &Question, spec: &ChartSpec) -> (BTreeMap<String, String>, Vec<St
                 keyed.insert(key.to_string(), v.clone());
             }
         }
+        // A pie of shares asks for "the total": its one series is the whole.
+        if slots.get("whole").is_some_and(|w| w == "the total") {
+            keyed.remove("series");
+        }
     }
     let mut free: Vec<String> = q.choices.clone();
     match &q.query {
@@ -338,7 +343,6 @@ fn entities(q: &Question, spec: &ChartSpec) -> (BTreeMap<String, String>, Vec<St
 fn resolve_transform(p: &PanelScene, kind: &str, params: &[&str]) -> Option<String> {
     match (kind, params) {
         ("color", [c]) => resolve_color(p, c),
-        ("legend", [i]) => legend_order(p).get(i.parse::<usize>().ok()?).cloned(),
         ("position", [pos, end]) => resolve(
             p,
             &Reference::Position {
@@ -447,8 +451,7 @@ fn realized_questions_keep_every_entity_over_the_fixtures() {
                             allowed.insert(m.split_once(':').map(|x| x.1).unwrap_or(m).into());
                         }
                     }
-                    let topic = super::slots::topic(spec, q.query.panel()).unwrap_or_default();
-                    let body = all_text.replace(&topic, "");
+                    let body = all_text.clone();
                     let others = tp
                         .series
                         .iter()
@@ -640,8 +643,7 @@ fn awkward_series_names_are_wrapped() {
                 let Some(r) = realize(q, name, &chart.spec, &chart.scene, seed) else {
                     continue;
                 };
-                let topic = super::slots::topic(&chart.spec, 0).unwrap_or_default();
-                let mut text = r.text.replace(&topic, "");
+                let mut text = r.text.clone();
                 for s in &skip {
                     text = text.replace(s.as_str(), "");
                 }

@@ -1,5 +1,5 @@
-//! Visual references for the visual realizer: series by colour or legend
-//! order, categories by position, size or slice colour, panels by title. A
+//! Visual references for the visual realizer: series by colour,
+//! categories by position, size or slice colour, panels by title. A
 //! reference is used only when it resolves back, through the Scene, to exactly
 //! the entity it replaces.
 //!
@@ -42,18 +42,19 @@ fn mark_nouns(kind: ChartKind) -> (&'static str, &'static str, &'static str, &'s
     match kind {
         ChartKind::Line => ("line", "point", "highest", "lowest"),
         ChartKind::Area | ChartKind::StackedArea => ("area", "point", "highest", "lowest"),
-        // Series nouns stay grammatically singular ("the blue series is
-        // lowest"); people say "the blue series", not "the blue bar series".
+        // Series nouns stay grammatically singular ("the blue bar is
+        // lower than the orange bar in 2019"); people name what they see,
+        // "the blue bar", where "the blue series" reads as jargon.
         ChartKind::Pie | ChartKind::Donut => ("series", "slice", "largest", "smallest"),
-        ChartKind::HorizontalBar => ("series", "bar", "longest", "shortest"),
+        ChartKind::HorizontalBar => ("bar", "bar", "longest", "shortest"),
         ChartKind::Heatmap => ("series", "cell", "highest", "lowest"),
-        ChartKind::Lollipop => ("series", "dot", "highest", "lowest"),
+        ChartKind::Lollipop => ("dot", "dot", "highest", "lowest"),
         // A bar left of zero is the smallest value however long it is.
-        ChartKind::DivergingBar => ("series", "bar", "rightmost", "leftmost"),
-        ChartKind::Dumbbell => ("series", "dot", "rightmost", "leftmost"),
+        ChartKind::DivergingBar => ("bar", "bar", "rightmost", "leftmost"),
+        ChartKind::Dumbbell => ("dot", "dot", "rightmost", "leftmost"),
         ChartKind::Slope => ("series", "point", "highest", "lowest"),
         ChartKind::Radar => ("polygon", "vertex", "furthest out", "closest to the centre"),
-        _ => ("series", "bar", "tallest", "shortest"),
+        _ => ("bar", "bar", "tallest", "shortest"),
     }
 }
 
@@ -63,31 +64,6 @@ fn pick(rng: &mut Xoshiro256PlusPlus, key: &str) -> Option<&'static str> {
         return None;
     }
     Some(items[rng.random_range(0..items.len())])
-}
-
-/// Legend labels in reading order (top to bottom, then left to right).
-pub fn legend_order(p: &PanelScene) -> Vec<String> {
-    let mut entries: Vec<(i64, f32, &str)> = p
-        .legend
-        .iter()
-        .map(|e| {
-            let (x, y) = e.bbox.center();
-            // Entries of one legend row share a baseline up to a few pixels.
-            ((y / 4.0).round() as i64, x, e.label.as_str())
-        })
-        .collect();
-    entries.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
-    entries.into_iter().map(|e| e.2.to_string()).collect()
-}
-
-/// The position of `series` in the legend, when its label appears exactly once
-/// and names a drawn series.
-pub fn legend_position(p: &PanelScene, series: &str) -> Option<usize> {
-    let order = legend_order(p);
-    let drawn = p.marks.iter().any(|m| m.series == series);
-    (drawn && order.len() >= 2 && order.iter().filter(|l| *l == series).count() == 1)
-        .then(|| order.iter().position(|l| l == series))
-        .flatten()
 }
 
 fn series_ref(
@@ -114,14 +90,8 @@ fn series_ref(
             options.push((t, format!("color:{color}")));
         }
     }
-    if let Some(i) = legend_position(p, name) {
-        let mut s = Slots::new();
-        s.insert("ordinal".into(), ordinal(i + 1));
-        s.insert("mark".into(), series_noun.into());
-        if let Some(t) = pick(rng, "series_legend").and_then(|t| fill(t, &s)) {
-            options.push((t, format!("legend:{i}")));
-        }
-    }
+    // No "the third series in the legend": where the legend prints the
+    // name, people read the name, and only its colour is a visual cue.
     if options.is_empty() {
         return None;
     }

@@ -1341,7 +1341,8 @@ fn wordings_per_frequent_family() {
     }
     for fam in ["value_at", "argmax", "sum", "difference"] {
         let n = wordings.get(fam).map_or(0, |w| w.len());
-        assert!(n >= 30, "{fam}: only {n} distinct wordings");
+        // Wordings outside readers found stilted were dropped, not replaced.
+        assert!(n >= 25, "{fam}: only {n} distinct wordings");
     }
 }
 
