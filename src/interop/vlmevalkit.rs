@@ -103,8 +103,11 @@ pub fn export(suite: &Path, out: &Path) -> Result<Exported, InteropError> {
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
     }
-    let is_mcq =
-        |i: &Item| i.question_type == QuestionType::MultipleChoice && !i.choices.is_empty();
+    // An unanswerable multiple-choice item has no letter to score: its gold
+    // is a text, so it goes to the VQA file with its options in the wording.
+    let is_mcq = |i: &Item| {
+        i.question_type == QuestionType::MultipleChoice && !i.choices.is_empty() && i.answerable
+    };
     let mcq_out = mcq_path(out);
     let mut w = tsv_writer(out, &COLUMNS)?;
     let mut mcq = if items.iter().any(is_mcq) {

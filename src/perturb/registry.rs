@@ -37,13 +37,18 @@ static CHART: &[&dyn Perturbation] = &[
 ];
 
 /// Perturbations a suite uses only when its `opt_in_perturbations` names
-/// them: suites that do not keep the choices they made before these existed.
+/// them: suites that do not keep the choices they made before these existed,
+/// and `distractor_context`, whose stock prefaces outside readers never
+/// found natural (a context reads natural only when it is about the chart's
+/// subject in the asker's own words: `paraphrase` with a model, or a user's
+/// own prefaces).
 pub const OPT_IN: &[&str] = &[
     "small_multiples",
     "furniture_removed",
     "furniture_moved",
     "subtitle_added",
     "kind_swap_new",
+    "distractor_context",
 ];
 
 /// Chart perturbations (spec, SVG and image stages), in registry order.

@@ -106,6 +106,12 @@ pub struct Bank {
     pub claim_sentence_count: BTreeMap<String, String>,
     #[serde(default)]
     pub clause_no: BTreeMap<String, Strs>,
+    /// Clauses for wrapped awkward series names ("the share for Email is
+    /// higher in Chad than in Peru").
+    #[serde(default)]
+    pub clause_awkward: BTreeMap<String, Strs>,
+    #[serde(default)]
+    pub clause_no_awkward: BTreeMap<String, Strs>,
     pub frames: Option<Frames>,
     #[serde(default)]
     pub refs: BTreeMap<String, Strs>,

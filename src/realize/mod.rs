@@ -170,10 +170,16 @@ impl Run<'_> {
     }
 
     fn clause(&mut self, key: &str, yes: bool, slots: &Slots) -> Option<String> {
-        let pool = if yes {
-            self.pools(key, |b| &b.clause)
+        let canonical = bank("canonical");
+        let awkward = if yes {
+            canonical.clause_awkward.get(key)
         } else {
-            self.pools(key, |b| &b.clause_no)
+            canonical.clause_no_awkward.get(key)
+        };
+        let pool = match awkward {
+            Some(a) if self.wrapped => a.all(),
+            _ if yes => self.pools(key, |b| &b.clause),
+            _ => self.pools(key, |b| &b.clause_no),
         };
         let t = self.pick("clause", &pool)?;
         fill(&t, slots)
@@ -293,7 +299,12 @@ impl Run<'_> {
             };
             let t = self.pick("claim_sentence", &[t])?;
             let mut s = slots.clone();
-            s.insert("answer".into(), stated.to_string());
+            // A rank is said as an ordinal: "Iran ranks 9th by population".
+            let said = match stated.parse::<usize>() {
+                Ok(n) if key == "rank" => numeric_ordinal(n),
+                _ => stated.to_string(),
+            };
+            s.insert("answer".into(), said);
             return Some(format!("{}.", capitalize(&fill(&t, &s)?)));
         }
         let np = self.np(key, slots)?;
@@ -360,6 +371,18 @@ fn embedded_clause(key: &str, template: &str) -> Option<String> {
         return Some(decapitalize(&format!("{head} {subject} {verb}d the most")));
     }
     None
+}
+
+/// "1st", "2nd", "3rd", "11th", "22nd": the number stays in the claim.
+fn numeric_ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 /// A claim as a clause inside a question ("Is it true that the highest
@@ -911,7 +934,10 @@ fn render(
                 (Some(c), Some(n)) => c < n,
                 _ => false,
             };
-            let anaphor_rule = format!("{}_{key}", if change_first { "its" } else { "new" });
+            // "its" after "revenue for every company" could be any company's:
+            // a whole series changed takes "the new highest value".
+            let its = change_first && !asks_changed_series;
+            let anaphor_rule = format!("{}_{key}", if its { "its" } else { "new" });
             let anaphor = ((asks_changed_cell || asks_changed_series)
                 && bank::rule(&[run.name], &anaphor_rule).is_some())
             .then(|| format!("{{@{anaphor_rule}}}"));
@@ -1209,6 +1235,20 @@ fn panel_prefix(run: &mut Run, panel: usize, scene: &Scene) -> Option<String> {
 #[cfg(test)]
 mod buries_tests {
     use super::buries;
+
+    #[test]
+    fn ranks_are_claimed_as_numeric_ordinals() {
+        let said: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 103]
+            .into_iter()
+            .map(super::numeric_ordinal)
+            .collect();
+        assert_eq!(
+            said,
+            [
+                "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "103rd"
+            ]
+        );
+    }
 
     #[test]
     fn names_are_not_asked_for_as_numbers() {

@@ -9,8 +9,10 @@ use super::bank::bank;
 use super::slots::decapitalize;
 use crate::ir::Turn;
 
-/// Tones, each a pair of grammar rules in `register.toml`.
-const STYLES: [&str; 3] = ["formal", "casual", "l2"];
+/// Tones, each a pair of grammar rules in `register.toml` (a
+/// second-language tone, "Please, what is …", read as a form to outside
+/// readers).
+const STYLES: [&str; 2] = ["formal", "casual"];
 
 /// Words a canonical question opens with that may follow an opener in
 /// lower case ("Hey, what is …"); anything else (a name) keeps its capital.

@@ -117,6 +117,15 @@ pub fn base_slots_counted(query: &Query, spec: &ChartSpec) -> Option<(String, Sl
     let cats = |cs: &[String]| join_and(&cs.iter().map(|c| cat(c)).collect::<Vec<_>>());
     let mut s = Slots::new();
     s.insert("cat_noun".into(), cat_noun);
+    // "And in 2019?" but "And for Maiya Stark?", "higher for Acme than for …".
+    let temporal = matches!(
+        panel.table.index.ctype,
+        crate::ir::ColumnType::Year | crate::ir::ColumnType::Date
+    );
+    s.insert(
+        "cat_prep".into(),
+        if temporal { "in" } else { "for" }.into(),
+    );
     s.insert("cat_nouns".into(), cat_nouns);
     let mut put = |k: &str, v: &str| {
         s.insert(k.into(), v.into());
@@ -342,13 +351,34 @@ pub fn base_slots_counted(query: &Query, spec: &ChartSpec) -> Option<(String, Sl
         let money_or_share = f.prefix.is_some()
             || f.suffix.as_deref().is_some_and(|x| x.contains('%'))
             || money_words.iter().any(|w| labels.contains(w));
-        !money_or_share && reads_plural(&spoken_series(panel, spec, raw))
+        // "Inland waterways (km)", "Miles per gallon", "Deaths per 1000":
+        // lengths and rates, not counts; "Visitors (thousand)" still counts.
+        const MULTIPLIERS: [&str; 7] = [
+            "thousand",
+            "thousands",
+            "million",
+            "millions",
+            "billion",
+            "billions",
+            "number",
+        ];
+        let measured = labels.contains(" per ")
+            || labels.split('(').skip(1).any(|unit| {
+                let first = unit.split([' ', ')']).next().unwrap_or("");
+                !MULTIPLIERS.contains(&first)
+            });
+        !money_or_share && !measured && reads_plural(&spoken_series(panel, spec, raw))
     });
     for k in SERIES_KEYS {
         if let Some(v) = s.get_mut(k) {
             *v = spoken_series(panel, spec, v);
         }
     }
+    let measure = measure_of(panel);
+    // "What are the cinema admissions for 2010 in Lyon?"
+    let be = if reads_plural(&measure) { "are" } else { "is" };
+    s.insert("be".into(), be.into());
+    s.insert("measure".into(), measure);
     if key.starts_with("share") {
         // "What percentage of the total is Email?" when the slices are
         // shares already ("percentage of share" says nothing), else "of
@@ -420,6 +450,52 @@ pub fn spoken_series(panel: &PanelSpec, spec: &ChartSpec, series: &str) -> Strin
         v = short.to_string();
     }
     common_noun_lowercase(&v).unwrap_or(v)
+}
+
+/// What the value axis measures, as a question names it beside a series
+/// named like a group ("the share for Email in Somalia", "the population for
+/// 2017"): the axis title without its unit when it reads as a singular
+/// common noun phrase of at most four words, else "value".
+pub fn measure_of(panel: &PanelSpec) -> String {
+    const AGGREGATE_WORDS: [&str; 5] = ["average ", "mean ", "median ", "total ", "sum "];
+    panel
+        .y_label
+        .as_deref()
+        .map(without_unit)
+        // Some kinds title their category axis here ("Age group").
+        .filter(|m| {
+            !panel.series.iter().any(|s| s.eq_ignore_ascii_case(m))
+                && !panel.table.index.name.trim().eq_ignore_ascii_case(m)
+                && !panel
+                    .x_label
+                    .as_deref()
+                    .is_some_and(|x| without_unit(x).eq_ignore_ascii_case(m))
+        })
+        .and_then(|m| {
+            // An acronym ("GDP") or a phrase led by a month ("January
+            // temperature") stays as printed.
+            let first = m.split_whitespace().next().unwrap_or("");
+            let acronym = first.len() >= 2 && first.chars().all(|c| c.is_ascii_uppercase());
+            let calendar = crate::table::infer::month_number(&first.to_lowercase()).is_some();
+            if acronym || calendar {
+                Some(m.to_string())
+            } else {
+                common_noun_lowercase(m)
+            }
+        })
+        .filter(|m| {
+            let words: Vec<&str> = m.split_whitespace().collect();
+            // "Thousand tonnes", "Million therms" are units, not measures.
+            const UNIT_WORDS: [&str; 5] = ["thousand", "million", "billion", "percent", "index"];
+            words.len() <= 4
+                && !UNIT_WORDS.contains(&words[0].to_lowercase().as_str())
+                && !AGGREGATE_WORDS
+                    .iter()
+                    .any(|w| m.to_lowercase().starts_with(w))
+                && m.chars()
+                    .all(|c| c.is_alphanumeric() || c == ' ' || c == '-')
+        })
+        .unwrap_or_else(|| "value".to_string())
 }
 
 /// Whether a measure named in lower case is a plural ("sales", "job
@@ -546,19 +622,7 @@ pub fn common_noun_lowercase(name: &str) -> Option<String> {
         return MEASURE_WORDS.contains(first).then(|| first.to_lowercase());
     }
     // "January temperature": a month or day keeps its capital.
-    const CALENDAR: [&str; 19] = [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
+    const WEEKDAYS: [&str; 7] = [
         "Monday",
         "Tuesday",
         "Wednesday",
@@ -567,7 +631,9 @@ pub fn common_noun_lowercase(name: &str) -> Option<String> {
         "Saturday",
         "Sunday",
     ];
-    if CALENDAR.contains(first) {
+    let month =
+        first.len() > 3 && crate::table::infer::month_number(&first.to_lowercase()).is_some();
+    if month || WEEKDAYS.contains(first) {
         return None;
     }
     let mut chars = first.chars();
@@ -721,9 +787,15 @@ pub fn wrap_awkward_plainly(slots: &mut Slots, several_series: bool, key: &str) 
         let Some(kind) = slots.get(key).and_then(|n| awkward_kind(n)) else {
             continue;
         };
-        let noun = if kind == "range" { "group" } else { "series" };
+        // A year, date or code stands as it is in "the population for 2017
+        // in Morocco" (outside readers found "the 2017 series" jargon); a
+        // bare number or an age band needs its noun.
         let name = &slots[key];
-        let text = format!("the {name} {noun}");
+        let text = match kind {
+            "range" => format!("the {name} group"),
+            "number" => format!("the {name} series"),
+            _ => name.clone(),
+        };
         slots.insert(key.into(), text);
         wrapped = true;
     }
@@ -926,8 +998,25 @@ mod lowercase_tests {
             "Kerluke and Sons",
             "2020",
             "job vacancies",
+            "January temperature",
+            "Monday visits",
         ] {
             assert_eq!(lower(name), None, "{name}");
+        }
+        assert_eq!(
+            lower("Single-parent households").as_deref(),
+            Some("single-parent households")
+        );
+        assert_eq!(lower("Passengers").as_deref(), Some("passengers"));
+    }
+
+    #[test]
+    fn a_lone_capitalised_word_is_a_name_unless_an_acronym() {
+        for name in ["Rome", "France", "Coal"] {
+            assert!(super::lone_proper_noun(name), "{name}");
+        }
+        for name in ["GDP", "CO2", "share", "Costa Rica", "2020"] {
+            assert!(!super::lone_proper_noun(name), "{name}");
         }
     }
 }

@@ -94,8 +94,9 @@ pub struct SuiteConfig {
     pub exclude_perturbations: Vec<String>,
     /// Opt-in perturbations to use besides the default ones
     /// (`perturb::registry::OPT_IN`: `small_multiples`, `furniture_removed`,
-    /// `furniture_moved`, `subtitle_added`, `kind_swap_new`); each is used only when named
-    /// here (and its axis is wanted). Left out of the JSON when empty.
+    /// `furniture_moved`, `subtitle_added`, `kind_swap_new`,
+    /// `distractor_context`); each is used only when named here (and its
+    /// axis is wanted). Left out of the JSON when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub opt_in_perturbations: Vec<String>,
     pub severities: Vec<u8>,

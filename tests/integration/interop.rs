@@ -189,9 +189,9 @@ fn mcq_file_follows_vlmevalkit_layout(mcq_tsv: &Path, items: &[serde_json::Value
     for rec in main.records() {
         let rec = rec.unwrap();
         let item = items.iter().find(|i| i["id"] == rec[1]).unwrap();
-        assert_ne!(
-            item["question_type"], "multiple_choice",
-            "MCQ item in the VQA file"
+        assert!(
+            item["question_type"] != "multiple_choice" || item["answerable"] == false,
+            "answerable MCQ item in the VQA file"
         );
     }
 }
@@ -222,9 +222,10 @@ fn vlmevalkit_export_and_import_reproduce_the_run() {
     ]));
     let all_items = jsonl(&suite.join("items.jsonl"));
     let items = all_items.len();
+    // An unanswerable multiple-choice item has no gold letter: it is a VQA row.
     let mcq_items = all_items
         .iter()
-        .filter(|i| i["question_type"] == "multiple_choice")
+        .filter(|i| i["question_type"] == "multiple_choice" && i["answerable"] == true)
         .count();
     assert!(mcq_items > 0, "the fixtures yield multiple-choice items");
     assert!(
