@@ -213,13 +213,9 @@ mod tests {
     use super::*;
 
     fn load(csv: &str, title: &str) -> Table {
-        let dir = std::env::temp_dir().join(format!(
-            "chartstress-kpi-{}-{}",
-            std::process::id(),
-            title.replace(' ', "_")
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("t.csv");
+        // Removed when it goes out of scope: the table is read by then.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.csv");
         std::fs::write(&path, csv).unwrap();
         let mut t = crate::table::load_table(&path).unwrap();
         t.meta.title = Some(title.into());

@@ -378,6 +378,7 @@ pub fn base_slots_counted(query: &Query, spec: &ChartSpec) -> Option<(String, Sl
     // "What are the cinema admissions for 2010 in Lyon?"
     let be = if reads_plural(&measure) { "are" } else { "is" };
     s.insert("be".into(), be.into());
+    s.insert("Be".into(), capitalize(be));
     s.insert("measure".into(), measure);
     if key.starts_with("share") {
         // "What percentage of the total is Email?" when the slices are
@@ -511,6 +512,103 @@ pub fn reads_plural(series: &str) -> bool {
     words.first().is_some_and(plural) || words.last().is_some_and(plural)
 }
 
+/// One word is lowered only when it is a common measure, never a name.
+const MEASURE_WORDS: [&str; 93] = [
+    "Share",
+    "Revenue",
+    "Sales",
+    "Population",
+    "Value",
+    "Count",
+    "Percentage",
+    "Price",
+    "Profit",
+    "Income",
+    "Employment",
+    "Exports",
+    "Imports",
+    "Output",
+    "Spending",
+    "Budget",
+    "Cost",
+    "Rate",
+    "Score",
+    "Total",
+    "Turnover",
+    "Attendance",
+    "Visitors",
+    "Emissions",
+    "Volume",
+    "Area",
+    "Anomaly",
+    "Passengers",
+    "Deaths",
+    "Births",
+    "Cases",
+    "Orders",
+    "Users",
+    "Downloads",
+    "Visits",
+    "Arrivals",
+    "Temperature",
+    "Rainfall",
+    "Precipitation",
+    "Yield",
+    "Length",
+    "Weight",
+    "Height",
+    "Depth",
+    "Width",
+    "Mass",
+    "Speed",
+    "Distance",
+    "Duration",
+    "Frequency",
+    "Density",
+    "Consumption",
+    "Production",
+    "Demand",
+    "Supply",
+    "Capacity",
+    "Growth",
+    "Change",
+    "Ratio",
+    "Level",
+    "Amount",
+    "Number",
+    "Quantity",
+    "Salary",
+    "Wages",
+    "Earnings",
+    "Debt",
+    "Savings",
+    "Investment",
+    "Expenditure",
+    "Members",
+    "Students",
+    "Customers",
+    "Subscribers",
+    "Enrolment",
+    "Enrollment",
+    "Unemployment",
+    "Inflation",
+    "Traffic",
+    "Usage",
+    "Votes",
+    "Seats",
+    "Goals",
+    "Points",
+    "Wins",
+    "Losses",
+    "Prevalence",
+    "Incidence",
+    "Mortality",
+    "Margin",
+    "Interest",
+    "Tax",
+    "Tourists",
+];
+
 /// A measure's column heading as it reads mid-sentence: "Job vacancies" →
 /// "job vacancies". Only a phrase of two or more words whose first word is
 /// capitalised and whose others are lower case (a common noun phrase), or
@@ -522,102 +620,6 @@ pub fn common_noun_lowercase(name: &str) -> Option<String> {
     let [first, rest @ ..] = words.as_slice() else {
         return None;
     };
-    // One word is lowered only when it is a common measure, never a name.
-    const MEASURE_WORDS: [&str; 93] = [
-        "Share",
-        "Revenue",
-        "Sales",
-        "Population",
-        "Value",
-        "Count",
-        "Percentage",
-        "Price",
-        "Profit",
-        "Income",
-        "Employment",
-        "Exports",
-        "Imports",
-        "Output",
-        "Spending",
-        "Budget",
-        "Cost",
-        "Rate",
-        "Score",
-        "Total",
-        "Turnover",
-        "Attendance",
-        "Visitors",
-        "Emissions",
-        "Volume",
-        "Area",
-        "Anomaly",
-        "Passengers",
-        "Deaths",
-        "Births",
-        "Cases",
-        "Orders",
-        "Users",
-        "Downloads",
-        "Visits",
-        "Arrivals",
-        "Temperature",
-        "Rainfall",
-        "Precipitation",
-        "Yield",
-        "Length",
-        "Weight",
-        "Height",
-        "Depth",
-        "Width",
-        "Mass",
-        "Speed",
-        "Distance",
-        "Duration",
-        "Frequency",
-        "Density",
-        "Consumption",
-        "Production",
-        "Demand",
-        "Supply",
-        "Capacity",
-        "Growth",
-        "Change",
-        "Ratio",
-        "Level",
-        "Amount",
-        "Number",
-        "Quantity",
-        "Salary",
-        "Wages",
-        "Earnings",
-        "Debt",
-        "Savings",
-        "Investment",
-        "Expenditure",
-        "Members",
-        "Students",
-        "Customers",
-        "Subscribers",
-        "Enrolment",
-        "Enrollment",
-        "Unemployment",
-        "Inflation",
-        "Traffic",
-        "Usage",
-        "Votes",
-        "Seats",
-        "Goals",
-        "Points",
-        "Wins",
-        "Losses",
-        "Prevalence",
-        "Incidence",
-        "Mortality",
-        "Margin",
-        "Interest",
-        "Tax",
-        "Tourists",
-    ];
     if rest.is_empty() {
         return MEASURE_WORDS.contains(first).then(|| first.to_lowercase());
     }
@@ -779,6 +781,7 @@ pub fn wrap_awkward_plainly(slots: &mut Slots, several_series: bool, key: &str) 
                 || aggregates && AGGREGATE_WORDS.iter().any(|w| lower.starts_with(w))
                 || (several_series && reads_as_a_name(n))
                 || lone_proper_noun(n)
+                || lone_group_word(n)
                 || n.contains(" and ")
                 || n.contains(" & ")
         })
@@ -814,6 +817,15 @@ fn lone_proper_noun(name: &str) -> bool {
         && name
             .chars()
             .all(|c| c.is_alphabetic() || c == '-' || c == '\'')
+}
+
+/// One lower-case word that is no measure ("male", "female" as a table's
+/// columns): a group, where "the total male" is not English.
+fn lone_group_word(name: &str) -> bool {
+    !name.contains(char::is_whitespace)
+        && name.chars().all(|c| c.is_lowercase() || c == '-')
+        && !reads_plural(name)
+        && !MEASURE_WORDS.iter().any(|w| w.eq_ignore_ascii_case(name))
 }
 
 /// A name whose every word is capitalised (or a number) and that has no
@@ -1008,6 +1020,16 @@ mod lowercase_tests {
             Some("single-parent households")
         );
         assert_eq!(lower("Passengers").as_deref(), Some("passengers"));
+    }
+
+    #[test]
+    fn a_lone_lower_case_word_that_is_no_measure_is_a_group() {
+        for name in ["male", "female"] {
+            assert!(super::lone_group_word(name), "{name}");
+        }
+        for name in ["share", "visitors", "admissions", "bill depth", "Male"] {
+            assert!(!super::lone_group_word(name), "{name}");
+        }
     }
 
     #[test]

@@ -37,6 +37,7 @@ const KNOWN_SLOTS: &[&str] = &[
     "whole",
     "measure",
     "be",
+    "Be",
     "cats",
     "threshold",
     "k",
