@@ -556,8 +556,11 @@ pub fn data_query(
             category: cat(rng.random_range(0..n)),
             decimals: 1,
         },
-        "share_sum" if n >= 3 && listable(n, &cat).len() >= 2 => {
+        "share_sum" if n >= 3 => {
             let listed = listable(n, &cat);
+            if listed.len() < 2 {
+                return None;
+            }
             let k = rng.random_range(2..=3.min(n - 1).min(listed.len()));
             Query::ShareSum {
                 panel,

@@ -458,7 +458,6 @@ pub fn spoken_series(panel: &PanelSpec, spec: &ChartSpec, series: &str) -> Strin
 /// 2017"): the axis title without its unit when it reads as a singular
 /// common noun phrase of at most four words, else "value".
 pub fn measure_of(panel: &PanelSpec) -> String {
-    const AGGREGATE_WORDS: [&str; 5] = ["average ", "mean ", "median ", "total ", "sum "];
     panel
         .y_label
         .as_deref()
@@ -511,6 +510,9 @@ pub fn reads_plural(series: &str) -> bool {
     };
     words.first().is_some_and(plural) || words.last().is_some_and(plural)
 }
+
+/// Words a measure named by an aggregate starts with ("Average price").
+const AGGREGATE_WORDS: [&str; 5] = ["average ", "mean ", "median ", "total ", "sum "];
 
 /// One word is lowered only when it is a common measure, never a name.
 const MEASURE_WORDS: [&str; 93] = [
@@ -772,7 +774,6 @@ pub fn wrap_awkward_plainly(slots: &mut Slots, several_series: bool, key: &str) 
     // hotels", a list of kinds, ever.
     // "The average average price" neither: a measure named by an aggregate.
     // Elsewhere "What is the average rent for Manila?" reads as it should.
-    const AGGREGATE_WORDS: [&str; 5] = ["average ", "mean ", "median ", "total ", "sum "];
     let aggregates = matches!(key, "sum" | "mean" | "median" | "top_mean");
     let mut wrapped = SERIES_KEYS.iter().any(|k| {
         slots.get(*k).is_some_and(|n| {
