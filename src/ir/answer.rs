@@ -41,8 +41,6 @@ pub enum Answer {
 
 /// What an abstaining model should say for unanswerable items, and the gold text.
 pub const UNANSWERABLE_TEXT: &str = "Unanswerable";
-/// CharXiv's answer for a descriptive question whose element does not exist.
-pub const NOT_APPLICABLE_TEXT: &str = "Not Applicable";
 
 impl Answer {
     /// The gold answer as a short string, the form the scorer compares against.

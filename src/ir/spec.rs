@@ -436,6 +436,11 @@ pub struct Furniture {
     /// instead of under it at the left.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub notes_on_top: bool,
+    /// No value axis (tick labels, tick marks, gridlines, axis title) on a
+    /// bar chart that prints its values, as many news charts are drawn.
+    /// Ignored on other kinds and without value labels.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub hide_value_axis: bool,
 }
 
 impl Furniture {

@@ -31,7 +31,12 @@ impl Perturbation for DataLabels {
         _ctx: &ChartContext<'_>,
     ) -> Option<Applied<ChartSpec>> {
         let level = super::level("data_labels", severity).ok()?;
-        let shown = spec.panels().first()?.style.data_labels;
+        let style = &spec.panels().first()?.style;
+        let shown = style.data_labels;
+        // Without its labels a chart drawn without a value axis shows no values.
+        if shown && style.furniture.hide_value_axis {
+            return None;
+        }
         let out = super::restyle(spec, |s| {
             s.data_labels = !shown;
             ramp(s, level);
@@ -58,5 +63,19 @@ mod tests {
         let off = DataLabels.apply_spec(&on, 4, &ctx).unwrap().value;
         assert!(!testing::panel_style(&off).data_labels);
         assert!(!testing::panel_style(&off).tick_marks);
+    }
+
+    #[test]
+    fn keeps_the_labels_of_a_chart_without_a_value_axis() {
+        let ctx = ChartContext {
+            seed: 0,
+            themes: &[],
+            distractors: &[],
+        };
+        let bare = crate::perturb::restyle(&testing::bar(), |s| {
+            s.data_labels = true;
+            s.furniture.hide_value_axis = true;
+        });
+        assert!(DataLabels.apply_spec(&bare, 1, &ctx).is_none());
     }
 }

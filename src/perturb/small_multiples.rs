@@ -53,7 +53,11 @@ impl Perturbation for SmallMultiples {
         let Layout::Single { panel } = &spec.layout else {
             return None;
         };
-        if panel.series.len() < 2 || panel.annotation.is_some() {
+        // An untitled chart has no title (nor subtitle) for the figure to take.
+        if panel.series.len() < 2
+            || panel.annotation.is_some()
+            || panel.style.title_placement == crate::ir::TitlePlacement::Hidden
+        {
             return None;
         }
         let base = super::restyle(spec, |s| super::util::ramp_axis(s, level));

@@ -55,6 +55,7 @@ pub fn panel_reference(spec: &ChartSpec, index: usize) -> String {
         Layout::Dashboard { panels, .. } => {
             let title = panels
                 .get(index)
+                .filter(|p| p.panel.style.title_placement != crate::ir::TitlePlacement::Hidden)
                 .and_then(|p| p.panel.title.clone())
                 .map(|t| format!(" titled \"{t}\""))
                 .unwrap_or_default();

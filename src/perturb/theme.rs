@@ -12,6 +12,8 @@ pub struct Theme;
 fn swap(old: &Style, new: &Style) -> Style {
     let mut out = new.clone();
     out.title_placement = old.title_placement;
+    // What is printed (subtitle, note, a value axis) is the chart's furniture.
+    out.furniture = old.furniture;
     out.zero_baseline = old.zero_baseline;
     out.log_scale = old.log_scale;
     out.legend = old.legend;

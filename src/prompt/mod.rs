@@ -242,7 +242,7 @@ mod tests {
         assert!(mc.contains("(a) Asia\n(b) Europe"), "{mc}");
         assert!(mc.ends_with("Reply with the answer only, no explanation."));
         let desc = direct.render(&item(QuestionType::Descriptive)).unwrap();
-        assert!(desc.contains("\"Not Applicable\""));
+        assert!(desc.contains("answer \"Unanswerable\""), "{desc}");
         let cot = Prompter::new(Strategy::Cot, None).unwrap();
         assert!(
             cot.render(&item(QuestionType::Factoid))

@@ -5,15 +5,15 @@ use std::collections::BTreeMap;
 use super::data::{crossing, decimal_number, number};
 use super::trend::classify_trend;
 use super::{Ctx, Refusal, RefusalKind};
-use crate::ir::answer::NOT_APPLICABLE_TEXT;
 use crate::ir::decimal::{Decimal, parse_decimal};
 use crate::ir::query::{Axis, Query};
 use crate::ir::{Answer, ChartKind, MarkKind, PanelScene, Scene, Tick};
 
+/// A chart element that is not drawn (no title, no legend, ticks that are
+/// not numbers) cannot be read off the chart, like an entity that is not
+/// drawn: one answer for both, so models are asked one thing.
 fn not_applicable() -> Answer {
-    Answer::Text {
-        value: NOT_APPLICABLE_TEXT.into(),
-    }
+    Answer::Unanswerable
 }
 
 fn text(value: &str) -> Answer {

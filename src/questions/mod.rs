@@ -291,7 +291,10 @@ fn descriptive_query(
             .iter()
             .copied()
             .filter(|f| {
-                allowed(opts, f) && pick::descriptive_family_fits(f, panel, scene.panels.len())
+                allowed(opts, f)
+                    && (!pick::OPT_IN_DESCRIPTIVE.contains(f)
+                        || opts.families.iter().any(|n| n == f))
+                    && pick::descriptive_family_fits(f, panel, scene.panels.len())
             })
             .collect();
         let fam = *choose(&mut rng, &fams)?;
@@ -307,30 +310,65 @@ fn descriptive_query(
             },
             _ => pick::descriptive_query(fam, panel.index)?,
         };
-        if let Ok(answer) = execute(&q, spec, scene)
-            && answer != Answer::Unanswerable
-        {
-            return Some((q, answer));
+        match execute(&q, spec, scene) {
+            Ok(Answer::Unanswerable)
+                if rng.random_bool(absent_rate(fam, spec, panel.index))
+                    && seen_absent(&q, spec, scene) =>
+            {
+                return Some((q, Answer::Unanswerable));
+            }
+            Ok(answer) if answer != Answer::Unanswerable => return Some((q, answer)),
+            _ => {}
         }
     }
     None
 }
 
-/// Share of descriptive questions about a chart with a known source that ask
-/// for it.
-const SOURCE_QUESTION_SHARE: f64 = 0.08;
+/// How often a descriptive question is asked of a chart that does not draw
+/// what it asks about (an untitled chart's title, a one-series chart's
+/// legend, a note not printed), relative to asking it of one that does. The
+/// suite's selection fills its unanswerable share from whatever unanswerable
+/// candidates a chart has, so these rates are far below the share of charts
+/// that lack the element: set, by measurement on default suites
+/// (docs/questions.md), so that these families are unanswerable about as
+/// often as the others and the words "the legend" or "the note" tell nothing.
+fn absent_rate(family: &str, spec: &ChartSpec, panel: usize) -> f64 {
+    // Axis questions are asked of a chart without that axis only where the
+    // chart leaves its value axis off (never of a category axis, whose
+    // "numbered ticks" no one would ask about).
+    let bare_value_axis = spec
+        .panels()
+        .get(panel)
+        .is_some_and(|p| p.style.furniture.hide_value_axis);
+    match family {
+        "lowest_y_tick" | "highest_y_tick" | "y_tick_step" | "leftmost_x_tick"
+        | "rightmost_x_tick" | "x_tick_step" | "x_label" | "y_label"
+            if bare_value_axis =>
+        {
+            1.0
+        }
+        "title" => 0.25,
+        "source" => 0.15,
+        "legend_count" | "legend_labels" => 0.03,
+        // An untitled chart prints no subtitle either: many charts lack one.
+        "subtitle" | "note" => 0.01,
+        _ => 0.0,
+    }
+}
 
-/// How much less often the source is asked of a chart that does not print
-/// it: unanswerable source questions then make about the share of their
-/// family that unanswerable questions make of the others, so the words
-/// "the source" do not tell.
-const UNPRINTED_SOURCE_RATE: f64 = 0.15;
+/// Whether a reader who looks at the chart finds nothing that answers `q`.
+fn seen_absent(q: &Query, spec: &ChartSpec, scene: &Scene) -> bool {
+    let view = crate::reader::View::for_item(&[], false);
+    crate::reader::agrees(
+        &Answer::Unanswerable,
+        &crate::reader::answer(q, spec, scene, &view),
+    )
+}
 
-/// How often, relative to the unanswerable share, a descriptive slot asks
-/// for a subtitle, note or source the chart does not print: the selection
-/// favours them when it owes descriptive questions an unanswerable one, so
-/// a full rate would make most of those families unanswerable.
-const ABSENT_FURNITURE_RATE: f64 = 0.3;
+/// Share of descriptive questions about a chart that ask for its source,
+/// subtitle or note (each) where the chart prints it.
+const FURNITURE_QUESTION_SHARE: f64 = 0.08;
+
 /// How often an annotated chart's factoid asks about each of its annotation's
 /// families: annotations are few, so their questions come often where drawn.
 const ANNOTATION_QUESTION_SHARE: f64 = 0.25;
@@ -413,12 +451,6 @@ fn cells_of(query: &Query) -> (Vec<String>, Vec<String>) {
     }
 }
 
-/// The answer to a question about something the chart does not have (the
-/// title of an untitled chart): asked plainly, never as an option or claim.
-fn not_applicable(answer: &Answer) -> bool {
-    matches!(answer, Answer::Text { value } if value == crate::ir::answer::NOT_APPLICABLE_TEXT)
-}
-
 fn to_mcq(
     base: &Query,
     answer: &Answer,
@@ -427,7 +459,7 @@ fn to_mcq(
     letter: usize,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Option<Query> {
-    if matches!(answer, Answer::YesNo { .. } | Answer::Unanswerable) || not_applicable(answer) {
+    if matches!(answer, Answer::YesNo { .. } | Answer::Unanswerable) {
         return None;
     }
     let wrong = distractors(answer, base, data, scene, 3, true, rng);
@@ -472,8 +504,6 @@ fn to_fact(
 ) -> Option<Query> {
     let claim = match (answer, truth) {
         (Answer::Unanswerable, _) => return None,
-        // "The title of the chart is Not Applicable" is no claim about a chart.
-        _ if not_applicable(answer) => return None,
         (_, true) => display_answer(answer),
         // Minimal edit: the swapped comparison.
         (Answer::YesNo { value }, false) => if *value { "No" } else { "Yes" }.to_string(),
@@ -817,70 +847,36 @@ fn build(
             finalize(query, ty, spec, scene, item_seed, "canonical")
         }
         QuestionType::Descriptive => {
-            // "What is the source?" of charts whose table names one: answerable
-            // where the chart prints it, unanswerable where it does not, in the
-            // shares the suite draws source lines. Its own random stream, so the
-            // other questions do not depend on it.
-            let printed = || {
-                matches!(
-                    execute(&Query::Source { panel: 0 }, spec, scene),
-                    Ok(Answer::Text { .. })
-                )
-            };
-            let share = if printed() {
-                SOURCE_QUESTION_SHARE
-            } else {
-                SOURCE_QUESTION_SHARE * UNPRINTED_SOURCE_RATE
-            };
-            if allowed(opts, "source")
-                && names_a_source(spec)
-                && seed::rng(item_seed, &[chart_id, "source"]).random_bool(share)
-            {
-                let query = Query::Source { panel: 0 };
-                return finalize(query, ty, spec, scene, item_seed, "canonical");
-            }
-            // "What is the subtitle?" and "What does the note say?" of charts
-            // that print one, each on its own random stream.
+            // "What is the source?", "What is the subtitle?" and "What does
+            // the note say?", each on its own random stream: of a chart that
+            // prints it now and then, of one that does not at the rate that
+            // keeps the family's unanswerable share near the others'. The
+            // source is asked only of tables that name one.
             for (family, query) in [
+                ("source", Query::Source { panel: 0 }),
                 ("subtitle", Query::Subtitle { panel: 0 }),
                 ("note", Query::Note { panel: 0 }),
             ] {
+                if !allowed(opts, family) || (family == "source" && !names_a_source(spec)) {
+                    continue;
+                }
                 // Asked for by name, they are asked often; else now and then.
                 let share = if opts.families.iter().any(|f| f == family) {
                     0.5
                 } else {
-                    SOURCE_QUESTION_SHARE
+                    FURNITURE_QUESTION_SHARE
                 };
-                if allowed(opts, family)
-                    && matches!(execute(&query, spec, scene), Ok(Answer::Text { .. }))
-                    && readable(&query, spec, scene)
-                    && seed::rng(item_seed, &[chart_id, family]).random_bool(share)
-                {
+                let printed = matches!(execute(&query, spec, scene), Ok(Answer::Text { .. }));
+                let (share, fits) = if printed {
+                    (share, readable(&query, spec, scene))
+                } else {
+                    (
+                        share * absent_rate(family, spec, 0),
+                        seen_absent(&query, spec, scene),
+                    )
+                };
+                if fits && seed::rng(item_seed, &[chart_id, family]).random_bool(share) {
                     return finalize(query, ty, spec, scene, item_seed, "canonical");
-                }
-            }
-            // What the subtitle, note or source says, asked of a chart that
-            // prints none: descriptive questions come out unanswerable as
-            // often as the others, so the type does not tell.
-            if seed::rng(item_seed, &[chart_id, "absent furniture"])
-                .random_bool((opts.unanswerable_share * ABSENT_FURNITURE_RATE).clamp(0.0, 1.0))
-            {
-                let absent: Vec<Query> = [
-                    Query::Subtitle { panel: 0 },
-                    Query::Note { panel: 0 },
-                    Query::Source { panel: 0 },
-                ]
-                .into_iter()
-                .filter(|q| {
-                    allowed(opts, family(q))
-                        && matches!(execute(q, spec, scene), Ok(Answer::Unanswerable))
-                })
-                .collect();
-                if let Some(query) = choose(&mut rng, &absent)
-                    && let Some(q) =
-                        finalize(query.clone(), ty, spec, scene, item_seed, "canonical")
-                {
-                    return Some(q);
                 }
             }
             let (query, _) = descriptive_query(chart_id, spec, scene, opts, item_seed)?;

@@ -26,6 +26,11 @@ const READ_OFF: [&str; 7] = [
 
 pub use crate::query::{DATA_FAMILIES, DESCRIPTIVE_FAMILIES};
 
+/// Descriptive families asked only when named (`--families`): "How many
+/// labelled ticks are there on the chart?" is a CharXiv question no outside
+/// reader found natural in four blind reads.
+pub const OPT_IN_DESCRIPTIVE: &[&str] = &["tick_count"];
+
 /// Whether a data family fits the panel at all.
 pub fn data_family_fits(family: &str, d: &PanelData) -> bool {
     let n = d.categories.len();

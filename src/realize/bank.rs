@@ -112,6 +112,12 @@ pub struct Bank {
     pub clause_awkward: BTreeMap<String, Strs>,
     #[serde(default)]
     pub clause_no_awkward: BTreeMap<String, Strs>,
+    /// Clauses for measures that count things ("there are more job
+    /// vacancies in Tobacco than in Fishery").
+    #[serde(default)]
+    pub clause_count: BTreeMap<String, Strs>,
+    #[serde(default)]
+    pub clause_no_count: BTreeMap<String, Strs>,
     pub frames: Option<Frames>,
     #[serde(default)]
     pub refs: BTreeMap<String, Strs>,

@@ -171,13 +171,20 @@ impl Run<'_> {
 
     fn clause(&mut self, key: &str, yes: bool, slots: &Slots) -> Option<String> {
         let canonical = bank("canonical");
-        let awkward = if yes {
-            canonical.clause_awkward.get(key)
+        let (awkward, count) = if yes {
+            (
+                canonical.clause_awkward.get(key),
+                canonical.clause_count.get(key),
+            )
         } else {
-            canonical.clause_no_awkward.get(key)
+            (
+                canonical.clause_no_awkward.get(key),
+                canonical.clause_no_count.get(key),
+            )
         };
-        let pool = match awkward {
-            Some(a) if self.wrapped => a.all(),
+        let pool = match (awkward, count) {
+            (Some(a), _) if self.wrapped => a.all(),
+            (_, Some(c)) if self.counted => c.all(),
             _ if yes => self.pools(key, |b| &b.clause),
             _ => self.pools(key, |b| &b.clause_no),
         };

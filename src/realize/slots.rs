@@ -342,41 +342,39 @@ pub fn base_slots_counted(query: &Query, spec: &ChartSpec) -> Option<(String, Sl
     // A measure that counts things reads "the most visitors"; an amount
     // of money named by a plural ("sales", in $) or a percentage does not.
     let counted = s.get("series").is_some_and(|raw| {
-        let f = format_of(panel, raw);
-        // "Sales (US$ million)" are money, not a number of sales.
-        let money_words = [
-            "$", "€", "£", "¥", "dollar", "euro", "pound", "usd", "eur", "gbp",
-        ];
-        let labels = format!("{raw} {}", panel.y_label.as_deref().unwrap_or("")).to_lowercase();
-        let money_or_share = f.prefix.is_some()
-            || f.suffix.as_deref().is_some_and(|x| x.contains('%'))
-            || money_words.iter().any(|w| labels.contains(w));
-        // "Inland waterways (km)", "Miles per gallon", "Deaths per 1000":
-        // lengths and rates, not counts; "Visitors (thousand)" still counts.
-        const MULTIPLIERS: [&str; 7] = [
-            "thousand",
-            "thousands",
-            "million",
-            "millions",
-            "billion",
-            "billions",
-            "number",
-        ];
-        let measured = labels.contains(" per ")
-            || labels.split('(').skip(1).any(|unit| {
-                let first = unit.split([' ', ')']).next().unwrap_or("");
-                !MULTIPLIERS.contains(&first)
-            });
-        !money_or_share && !measured && reads_plural(&spoken_series(panel, spec, raw))
+        counts_things(panel, raw, &format_of(panel, raw))
+            && reads_plural(&spoken_series(panel, spec, raw))
     });
     for k in SERIES_KEYS {
         if let Some(v) = s.get_mut(k) {
             *v = spoken_series(panel, spec, v);
         }
     }
-    let measure = measure_of(panel);
-    // "What are the cinema admissions for 2010 in Lyon?"
-    let be = if reads_plural(&measure) { "are" } else { "is" };
+    // "Is the share higher …?", "Are the sales higher …?"
+    let series_be = if s.get("series").is_some_and(|name| reads_plural(name)) {
+        "are"
+    } else {
+        "is"
+    };
+    s.insert("series_be".into(), series_be.into());
+    s.insert("Series_be".into(), capitalize(series_be));
+    let mut measure = measure_of(panel);
+    // A plural measure that counts things is asked for as a number ("the
+    // number of deaths for Disease", not "the deaths for Disease"); one
+    // that does not keeps its plural ("What are the sales for Lyon?").
+    let measure_format = panel
+        .series
+        .first()
+        .map(|name| format_of(panel, name))
+        .unwrap_or_default();
+    if reads_plural(&measure) && counts_things(panel, "", &measure_format) {
+        measure = format!("number of {measure}");
+    }
+    let be = if reads_plural(&measure) && !measure.starts_with("number of ") {
+        "are"
+    } else {
+        "is"
+    };
     s.insert("be".into(), be.into());
     s.insert("Be".into(), capitalize(be));
     s.insert("measure".into(), measure);
@@ -457,6 +455,35 @@ pub fn spoken_series(panel: &PanelSpec, spec: &ChartSpec, series: &str) -> Strin
 /// named like a group ("the share for Email in Somalia", "the population for
 /// 2017"): the axis title without its unit when it reads as a singular
 /// common noun phrase of at most four words, else "value".
+/// Whether values named `name` (with the panel's value-axis title) count
+/// things: not money ("Sales (US$ million)"), not a percentage, not a length
+/// or a rate ("Inland waterways (km)", "Deaths per 1000"); "Visitors
+/// (thousand)" still counts.
+fn counts_things(panel: &PanelSpec, name: &str, format: &NumberFormat) -> bool {
+    let money_words = [
+        "$", "€", "£", "¥", "dollar", "euro", "pound", "usd", "eur", "gbp",
+    ];
+    let labels = format!("{name} {}", panel.y_label.as_deref().unwrap_or("")).to_lowercase();
+    let money_or_share = format.prefix.is_some()
+        || format.suffix.as_deref().is_some_and(|x| x.contains('%'))
+        || money_words.iter().any(|w| labels.contains(w));
+    const MULTIPLIERS: [&str; 7] = [
+        "thousand",
+        "thousands",
+        "million",
+        "millions",
+        "billion",
+        "billions",
+        "number",
+    ];
+    let measured = labels.contains(" per ")
+        || labels.split('(').skip(1).any(|unit| {
+            let first = unit.split([' ', ')']).next().unwrap_or("");
+            !MULTIPLIERS.contains(&first)
+        });
+    !money_or_share && !measured
+}
+
 pub fn measure_of(panel: &PanelSpec) -> String {
     panel
         .y_label

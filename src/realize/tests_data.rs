@@ -38,6 +38,8 @@ const KNOWN_SLOTS: &[&str] = &[
     "measure",
     "be",
     "Be",
+    "series_be",
+    "Series_be",
     "cats",
     "threshold",
     "k",

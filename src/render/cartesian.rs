@@ -240,6 +240,14 @@ pub fn draw(
     panel: &PanelSpec,
     frame: &PanelFrame,
 ) -> Result<PanelScene, RenderError> {
+    let bare;
+    let (panel, frame) = match without_value_axis(panel, frame) {
+        Some(drawn) => {
+            bare = drawn;
+            (&bare.0, &bare.1)
+        }
+        None => (panel, frame),
+    };
     let mut forced = None;
     loop {
         let snapshot = canvas.clone();
@@ -251,6 +259,30 @@ pub fn draw(
             }
         }
     }
+}
+
+/// A bar chart that prints its values drawn without its value axis (the
+/// `hide_value_axis` furniture): the axis' tick labels and title are left
+/// off as a shared grid axis is, and tick marks and gridlines with them.
+fn without_value_axis(panel: &PanelSpec, frame: &PanelFrame) -> Option<(PanelSpec, PanelFrame)> {
+    let st = &panel.style;
+    let bars = matches!(
+        panel.kind,
+        ChartKind::Bar | ChartKind::HorizontalBar | ChartKind::GroupedBar
+    );
+    if !(st.furniture.hide_value_axis && st.data_labels && bars) {
+        return None;
+    }
+    let mut panel = panel.clone();
+    panel.style.grid = GridLines::None;
+    panel.style.tick_marks = false;
+    let mut frame = frame.clone();
+    if panel.kind.is_horizontal() {
+        frame.hide_x_labels = true;
+    } else {
+        frame.hide_y_labels = true;
+    }
+    Some((panel, frame))
 }
 
 enum Drawn {

@@ -21,7 +21,10 @@ pub fn score_typed(
 ) -> f64 {
     let abstains = is_abstention(prediction);
     if matches!(gold, Answer::Unanswerable) {
-        return f64::from(u8::from(abstains));
+        // Models tuned on CharXiv say "Not Applicable" (or "N/A") of a
+        // chart element that is not drawn: the same refusal.
+        let not_applicable = normalize_text_answer(prediction) == "not applicable";
+        return f64::from(u8::from(abstains || not_applicable));
     }
     if abstains {
         return 0.0;
@@ -249,6 +252,14 @@ mod tests {
         };
         assert_eq!(score_typed(&text, "N/A", &[], &[]), 1.0);
         assert_eq!(score_typed(&text, "Unanswerable", &[], &[]), 0.0);
+        // CharXiv's refusal for an element not drawn is the same refusal.
+        for refusal in ["Not Applicable", "N/A", "Unanswerable"] {
+            assert_eq!(score_typed(&Answer::Unanswerable, refusal, &[], &[]), 1.0);
+        }
+        assert_eq!(
+            score_typed(&Answer::Unanswerable, "Not shown: 12", &[], &[]),
+            0.0
+        );
         let list = Answer::List {
             values: vec!["2019".into(), "Paris".into()],
         };

@@ -117,22 +117,38 @@ impl Balance {
         } else {
             0.0
         };
-        let types = if want_unanswerable && !q.answerable {
-            &self.unanswerable_types
-        } else {
-            &self.types
-        };
-        let t = pressure(
-            *types.get(&q.question_type).unwrap_or(&0),
+        // An unanswerable question goes to the type, and then the family,
+        // whose questions are least often unanswerable so far: unanswerable
+        // questions then make the same share of every type and family, so
+        // neither the type nor the family's words tell.
+        let unanswerable_pick = want_unanswerable && !q.answerable;
+        fn share_or_count<K: Ord>(
+            unanswerable_pick: bool,
+            unanswerable: &BTreeMap<K, u64>,
+            all: &BTreeMap<K, u64>,
+            key: &K,
+            w: f64,
+        ) -> f64 {
+            let asked = *all.get(key).unwrap_or(&0);
+            if unanswerable_pick {
+                let u = *unanswerable.get(key).unwrap_or(&0);
+                (u as f64 + 1.0) / (asked as f64 + 1.0) * pressure(0, w)
+            } else {
+                pressure(asked, w)
+            }
+        }
+        let t = share_or_count(
+            unanswerable_pick,
+            &self.unanswerable_types,
+            &self.types,
+            &q.question_type,
             weight(&config.quotas.question_type, q.question_type.name()),
         );
-        let families = if want_unanswerable && !q.answerable {
-            &self.unanswerable_families
-        } else {
-            &self.families
-        };
-        let f = pressure(
-            *families.get(&q.family).unwrap_or(&0),
+        let f = share_or_count(
+            unanswerable_pick,
+            &self.unanswerable_families,
+            &self.families,
+            &q.family,
             weight(&config.quotas.family, &q.family),
         );
         // A claim's truth is evened per family (here within the table, and

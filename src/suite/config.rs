@@ -122,6 +122,15 @@ pub struct SuiteConfig {
     /// Share of original charts whose table names a source that print it as a
     /// "Source: …" line, so "what is the source?" is answerable as often as not.
     pub source_lines: f64,
+    /// Share of original single charts drawn without a title, as charts in
+    /// papers and slides often are (the caption or the page says what they
+    /// show), so "what is the title?" is sometimes unanswerable.
+    pub untitled_originals: f64,
+    /// Share of labelled original bar charts drawn without their value axis
+    /// (tick labels, gridlines, axis title), as news charts that print their
+    /// values often are; questions about that axis' ticks are then
+    /// unanswerable.
+    pub bare_value_axes: f64,
     /// Share of original bar, grouped-bar and line charts drawn with one
     /// annotation (a reference line, highlighted bar, shaded interval or
     /// callout), as news and report figures carry one.
@@ -173,6 +182,8 @@ impl Default for SuiteConfig {
             easing: false,
             labelled_originals: 0.3,
             source_lines: 0.5,
+            untitled_originals: 0.15,
+            bare_value_axes: 0.6,
             annotations: 0.3,
             figures: 0.0,
             related_figures: false,
@@ -218,35 +229,19 @@ impl SuiteConfig {
                 self.severities
             ));
         }
-        if !(0.0..=1.0).contains(&self.unanswerable_share) {
-            return Err(format!(
-                "unanswerable_share must be within 0..=1, got {}",
-                self.unanswerable_share
-            ));
-        }
-        if !(0.0..=1.0).contains(&self.labelled_originals) {
-            return Err(format!(
-                "labelled_originals must be within 0..=1, got {}",
-                self.labelled_originals
-            ));
-        }
-        if !(0.0..=1.0).contains(&self.source_lines) {
-            return Err(format!(
-                "source_lines must be within 0..=1, got {}",
-                self.source_lines
-            ));
-        }
-        if !(0.0..=1.0).contains(&self.annotations) {
-            return Err(format!(
-                "annotations must be within 0..=1, got {}",
-                self.annotations
-            ));
-        }
-        if !(0.0..=1.0).contains(&self.figures) {
-            return Err(format!(
-                "figures must be within 0..=1, got {}",
-                self.figures
-            ));
+        for (name, share) in [
+            ("unanswerable_share", self.unanswerable_share),
+            ("labelled_originals", self.labelled_originals),
+            ("source_lines", self.source_lines),
+            ("bare_value_axes", self.bare_value_axes),
+            ("untitled_originals", self.untitled_originals),
+            ("annotations", self.annotations),
+            ("figures", self.figures),
+        ] {
+            // Written so that NaN fails too.
+            if !(0.0..=1.0).contains(&share) {
+                return Err(format!("{name} must be within 0..=1, got {share}"));
+            }
         }
         if !self.sets.contains(&SetName::Original) {
             return Err("sets must include `original` (modified items point at originals)".into());

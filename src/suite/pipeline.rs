@@ -334,10 +334,12 @@ impl Env<'_> {
                 || kind == ChartKind::Heatmap
                 || self.labels_original(table, kind))
         {
-            labelled = Style {
+            let mut style = Style {
                 data_labels: true,
                 ..self.original_style.clone()
             };
+            style.furniture.hide_value_axis = self.bare_value_axis(table, kind);
+            labelled = style;
             &labelled
         } else {
             &self.original_style
@@ -349,6 +351,7 @@ impl Env<'_> {
                     Some(figure) => figure,
                     None => {
                         self.annotate(&mut s, table, kind);
+                        self.untitle(&mut s, table, kind);
                         s
                     }
                 }
@@ -434,6 +437,35 @@ impl Env<'_> {
 
     /// A seeded `annotations` share of original charts of the kinds that
     /// carry one get the annotation their data fits.
+    /// Whether a labelled original bar chart leaves its value axis off (a
+    /// seeded `bare_value_axes` share), as many news charts do.
+    fn bare_value_axis(&self, table: &Table, kind: ChartKind) -> bool {
+        use rand::RngExt;
+        matches!(
+            kind,
+            ChartKind::Bar | ChartKind::HorizontalBar | ChartKind::GroupedBar
+        ) && seed::rng(
+            self.config.seed,
+            &["bare value axis", &table.id, kind.name()],
+        )
+        .random_bool(self.config.bare_value_axes.clamp(0.0, 1.0))
+    }
+
+    /// On a seeded `untitled_originals` share of single charts, no title
+    /// (nor subtitle) drawn, as in papers and slides whose caption names the
+    /// chart. A chart without a value axis keeps its title: it is what
+    /// names the measure.
+    fn untitle(&self, spec: &mut crate::ir::ChartSpec, table: &Table, kind: ChartKind) {
+        use rand::RngExt;
+        if let crate::ir::Layout::Single { panel } = &mut spec.layout
+            && !panel.style.furniture.hide_value_axis
+            && seed::rng(self.config.seed, &["untitled", &table.id, kind.name()])
+                .random_bool(self.config.untitled_originals.clamp(0.0, 1.0))
+        {
+            panel.style.title_placement = crate::ir::spec::TitlePlacement::Hidden;
+        }
+    }
+
     fn annotate(&self, spec: &mut crate::ir::ChartSpec, table: &Table, kind: ChartKind) {
         use rand::RngExt;
         if !crate::spec::annotation::annotates(kind)

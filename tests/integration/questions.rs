@@ -4,7 +4,6 @@
 
 use std::collections::BTreeMap;
 
-use chartstress::ir::answer::NOT_APPLICABLE_TEXT;
 use chartstress::ir::query::{AggregateOp, Axis, CellRef, Change, Query};
 use chartstress::ir::{Answer, ChartKind, ChartSpec, QuestionType, Scene, Table};
 use chartstress::query::testing::{
@@ -657,7 +656,7 @@ fn refusals() {
 }
 
 #[test]
-fn unanswerable_and_not_applicable_are_answers() {
+fn entities_and_elements_not_drawn_are_unanswerable() {
     let mut spec = single(&sales_table(), ChartKind::Bar);
     if let chartstress::ir::Layout::Single { panel } = &mut spec.layout {
         panel.series = vec!["North".into()];
@@ -693,9 +692,8 @@ fn unanswerable_and_not_applicable_are_answers() {
         run(Query::Source { panel: 0 }, &spec, &scene),
         Answer::Unanswerable
     );
-    let na = Answer::Text {
-        value: NOT_APPLICABLE_TEXT.into(),
-    };
+    // A chart element that is not drawn answers the same.
+    let na = Answer::Unanswerable;
     assert_eq!(run(Query::Title { panel: 0 }, &spec, &scene), na);
     assert_eq!(run(Query::LegendLabels { panel: 0 }, &spec, &scene), na);
     assert_eq!(run(Query::LinesIntersect { panel: 0 }, &spec, &scene), na);
@@ -822,7 +820,7 @@ fn descriptive_answers_equal_the_scene() {
             &spec,
             &scene
         ),
-        text(NOT_APPLICABLE_TEXT)
+        Answer::Unanswerable
     );
     assert_eq!(
         run(Query::LineCount { panel: 0 }, &spec, &scene),
@@ -844,7 +842,7 @@ fn descriptive_answers_equal_the_scene() {
     );
     assert_eq!(
         run(Query::LegendCount { panel: 1 }, &spec, &scene),
-        text(NOT_APPLICABLE_TEXT)
+        Answer::Unanswerable
     );
     // Two bars are too few for a trend: refused, not guessed.
     assert_eq!(

@@ -170,6 +170,68 @@ fn hidden_title_is_not_in_the_scene() {
     assert!(!r.svg.contains("Fruit sales in 2023"));
 }
 
+/// A bar chart that prints its values may leave its value axis off: no
+/// value ticks or axis title in the scene and no ink left of the plot,
+/// while the category axis, the printed values and what a reader reads
+/// from them stay.
+#[test]
+fn bars_without_a_value_axis_print_values_and_no_ticks() {
+    use chartstress::ir::Answer;
+    use chartstress::ir::query::{Axis, Query};
+    for kind in [ChartKind::Bar, ChartKind::HorizontalBar] {
+        let mut style = spec::theme("classic").unwrap();
+        style.data_labels = true;
+        style.furniture.hide_value_axis = true;
+        let s = spec::single(&crate::support::fruit(), kind, &style).unwrap();
+        let r = render::render(&s).unwrap();
+        let p = &r.scene.panels[0];
+        let (value_ticks, category_ticks, value_title) = if kind == ChartKind::Bar {
+            (&p.y_ticks, &p.x_ticks, &p.y_label)
+        } else {
+            (&p.x_ticks, &p.y_ticks, &p.x_label)
+        };
+        assert!(value_ticks.is_empty(), "{kind:?}: {value_ticks:?}");
+        assert_eq!(category_ticks.len(), 5, "{kind:?}");
+        assert!(value_title.is_none(), "{kind:?}");
+        assert!(p.marks.iter().all(|m| m.label.is_some()), "{kind:?}");
+        let axis = if kind == ChartKind::Bar {
+            Axis::Y
+        } else {
+            Axis::X
+        };
+        let edge = Query::EdgeTick {
+            panel: 0,
+            axis,
+            last: true,
+        };
+        assert_eq!(
+            chartstress::query::execute(&edge, &s, &r.scene).unwrap(),
+            Answer::Unanswerable
+        );
+        let cherries = Query::ValueAt {
+            panel: 0,
+            series: "Sales".into(),
+            category: "Cherries".into(),
+        };
+        let view = chartstress::reader::View::for_item(&[], false);
+        let reading = chartstress::reader::answer(&cherries, &s, &r.scene, &view);
+        let gold = chartstress::query::execute(&cherries, &s, &r.scene).unwrap();
+        assert!(chartstress::reader::agrees(&gold, &reading), "{reading:?}");
+        // Without value labels the flag is ignored: the axis is drawn.
+        let mut unlabelled = style.clone();
+        unlabelled.data_labels = false;
+        let s = spec::single(&crate::support::fruit(), kind, &unlabelled).unwrap();
+        let r = render::render(&s).unwrap();
+        let p = &r.scene.panels[0];
+        let value_ticks = if kind == ChartKind::Bar {
+            &p.y_ticks
+        } else {
+            &p.x_ticks
+        };
+        assert!(value_ticks.len() >= 3, "{kind:?}");
+    }
+}
+
 fn check_text_nodes(group: &resvg::usvg::Group, count: &mut usize) {
     for node in group.children() {
         match node {

@@ -6,13 +6,15 @@
 //! generator, on a default suite of about 2,000 items.
 //!
 //! The goal is an AUC of 0.60; docs/questions.md says why the suite is not
-//! there yet (questions about ticks, labels and counts have no unanswerable
-//! form). The bound below is a ratchet at today's level, so a change that
-//! makes unanswerable items easier to spot fails.
+//! there yet (questions about ticks, axis titles and counts are unanswerable
+//! only on the few charts that leave their value axis off; conversations
+//! that build on earlier answers have no unanswerable form). The bound
+//! below is a ratchet at today's level, so a change that makes unanswerable
+//! items easier to spot fails.
 
 use std::collections::HashMap;
 
-const AUC_CEILING: f64 = 0.80;
+const AUC_CEILING: f64 = 0.73;
 
 fn text_of(item: &serde_json::Value) -> String {
     let mut parts: Vec<&str> = item["history"]
@@ -154,6 +156,23 @@ fn the_text_alone_hardly_tells_unanswerable_items() {
     for (item, l) in items.iter().zip(&labels) {
         let r = item["realization"]["realizer"].as_str().unwrap();
         per.entry(r).or_default()[usize::from(*l)] += 1;
+    }
+    // No family is mostly unanswerable (as "what does the note say?" once
+    // was: 30 of 33), so a family's words do not tell.
+    let mut families: HashMap<&str, [usize; 2]> = HashMap::new();
+    for (item, l) in items.iter().zip(&labels) {
+        families
+            .entry(item["family"].as_str().unwrap())
+            .or_default()[usize::from(*l)] += 1;
+    }
+    for (family, [answerable, unanswerable]) in families {
+        if answerable + unanswerable >= 15 {
+            assert!(
+                unanswerable * 2 < answerable + unanswerable,
+                "{family}: {unanswerable} of {} unanswerable",
+                answerable + unanswerable
+            );
+        }
     }
     for (realizer, [answerable, unanswerable]) in per {
         if realizer == "visual" || answerable + unanswerable < 50 {
