@@ -351,13 +351,8 @@ pub fn base_slots_counted(query: &Query, spec: &ChartSpec) -> Option<(String, Sl
         }
     }
     // "Is the share higher …?", "Are the sales higher …?"
-    let series_be = if s.get("series").is_some_and(|name| reads_plural(name)) {
-        "are"
-    } else {
-        "is"
-    };
-    s.insert("series_be".into(), series_be.into());
-    s.insert("Series_be".into(), capitalize(series_be));
+    let plural_series = s.get("series").is_some_and(|name| reads_plural(name));
+    insert_be(&mut s, "series_be", plural_series);
     let mut measure = measure_of(panel);
     // A plural measure that counts things is asked for as a number ("the
     // number of deaths for Disease", not "the deaths for Disease"); one
@@ -367,16 +362,13 @@ pub fn base_slots_counted(query: &Query, spec: &ChartSpec) -> Option<(String, Sl
         .first()
         .map(|name| format_of(panel, name))
         .unwrap_or_default();
-    if reads_plural(&measure) && counts_things(panel, "", &measure_format) {
+    // "Number of visitors" is singular already.
+    let plural_measure = reads_plural(&measure) && !measure.starts_with("number of ");
+    let counted_measure = plural_measure && counts_things(panel, "", &measure_format);
+    if counted_measure {
         measure = format!("number of {measure}");
     }
-    let be = if reads_plural(&measure) && !measure.starts_with("number of ") {
-        "are"
-    } else {
-        "is"
-    };
-    s.insert("be".into(), be.into());
-    s.insert("Be".into(), capitalize(be));
+    insert_be(&mut s, "be", plural_measure && !counted_measure);
     s.insert("measure".into(), measure);
     if key.starts_with("share") {
         // "What percentage of the total is Email?" when the slices are
@@ -451,10 +443,14 @@ pub fn spoken_series(panel: &PanelSpec, spec: &ChartSpec, series: &str) -> Strin
     common_noun_lowercase(&v).unwrap_or(v)
 }
 
-/// What the value axis measures, as a question names it beside a series
-/// named like a group ("the share for Email in Somalia", "the population for
-/// 2017"): the axis title without its unit when it reads as a singular
-/// common noun phrase of at most four words, else "value".
+/// `key` ("is"/"are" agreeing with a plural or not) and its capitalised
+/// twin (`Be` for `be`).
+fn insert_be(s: &mut Slots, key: &str, plural: bool) {
+    let be = if plural { "are" } else { "is" };
+    s.insert(key.into(), be.into());
+    s.insert(capitalize(key), capitalize(be));
+}
+
 /// Whether values named `name` (with the panel's value-axis title) count
 /// things: not money ("Sales (US$ million)"), not a percentage, not a length
 /// or a rate ("Inland waterways (km)", "Deaths per 1000"); "Visitors
@@ -484,6 +480,10 @@ fn counts_things(panel: &PanelSpec, name: &str, format: &NumberFormat) -> bool {
     !money_or_share && !measured
 }
 
+/// What the value axis measures, as a question names it beside a series
+/// named like a group ("the share for Email in Somalia", "the population for
+/// 2017"): the axis title without its unit when it reads as a singular
+/// common noun phrase of at most four words, else "value".
 pub fn measure_of(panel: &PanelSpec) -> String {
     panel
         .y_label
