@@ -68,12 +68,33 @@ impl Perturbation for LegendRemoved {
                 || after.panels.get(i).is_some_and(|q| q.legend.is_empty())
                     && (!direct || labelled(i))
         });
-        if !gone || svg_after == svg_before {
+        if !gone || svg_after == svg_before || !after.panels.iter().all(names_its_one_series) {
             return None;
         }
         let label = if direct { "direct" } else { "none" };
         Some(Applied::new(out).param("legend", label))
     }
+}
+
+/// A chart of one series still names it somewhere (a title, an axis title,
+/// a direct label) once the legend is gone: a question asks about it by name.
+fn names_its_one_series(p: &crate::ir::PanelScene) -> bool {
+    // A pie's legend names its slices, not its series.
+    if p.kind.is_circular() {
+        return true;
+    }
+    let mut drawn: Vec<&str> = p.marks.iter().map(|m| m.series.as_str()).collect();
+    drawn.sort();
+    drawn.dedup();
+    let [only] = drawn.as_slice() else {
+        return true;
+    };
+    let only = only.trim().to_lowercase();
+    [&p.title, &p.subtitle, &p.x_label, &p.y_label]
+        .into_iter()
+        .flatten()
+        .chain(&p.direct_labels)
+        .any(|t| t.text.to_lowercase().contains(&only))
 }
 
 #[cfg(test)]

@@ -156,7 +156,7 @@ pub(crate) fn execute_wrapper(
                 // Only the asked (last) turn may be about an entity not shown.
                 if i + 1 == turns.len()
                     && i > 0
-                    && matches!(turn, Query::ValueAt { .. })
+                    && matches!(turn, Query::ValueAt { .. } | Query::Difference { .. })
                     && execute(turn, spec, scene)? == Answer::Unanswerable
                 {
                     return Ok(Answer::Unanswerable);

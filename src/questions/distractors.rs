@@ -114,6 +114,28 @@ fn number_candidates(
 /// The range a wrong option must stay in to be plausible: shares of a whole
 /// within 0–100 % unless the chart itself leaves that range; None when
 /// anything goes (a percentage change can be −80 % or +250 %).
+/// Where a false claim about a plotted value (a value, the highest, the
+/// lowest) may lie: on the chart's scale, half the span of its values beyond
+/// either end at most ("10.99" is false at a glance on a chart of 2.4 to
+/// 8.1). Options are left to the guessing balance, which needs them spread.
+fn plotted_range(query: &Query, data: Option<&PanelData>) -> Option<(f64, f64)> {
+    if !matches!(
+        query,
+        Query::ValueAt { .. } | Query::MaxValue { .. } | Query::MinValue { .. }
+    ) {
+        return None;
+    }
+    let values: Vec<f64> = data?
+        .series
+        .iter()
+        .flat_map(|s| s.values.iter().flatten().copied())
+        .collect();
+    let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let slack = 0.5 * (hi - lo);
+    (lo.is_finite() && hi.is_finite() && slack > 0.0).then_some((lo - slack, hi + slack))
+}
+
 fn plausible_range(answer: &Answer, query: &Query, data: Option<&PanelData>) -> Option<(f64, f64)> {
     let Answer::Number { value, unit, .. } = answer else {
         return None;
@@ -381,7 +403,8 @@ pub fn distractors(
         } => {
             let mut f = format_for(unit.as_deref());
             f.thousands = value.abs() >= 10_000.0;
-            let range = plausible_range(answer, query, data);
+            let range = plausible_range(answer, query, data)
+                .or_else(|| (!as_options).then(|| plotted_range(query, data)).flatten());
             number_candidates(*value, *decimals, data, rng)
                 .into_iter()
                 .filter(|v| range.is_none_or(|(lo, hi)| (lo..=hi).contains(v)))

@@ -294,7 +294,8 @@ fn descriptive_query(
                 allowed(opts, f)
                     && (!pick::OPT_IN_DESCRIPTIVE.contains(f)
                         || opts.families.iter().any(|n| n == f))
-                    && pick::descriptive_family_fits(f, panel, scene.panels.len())
+                    && (pick::descriptive_family_fits(f, panel, scene.panels.len())
+                        || pick::asked_where_absent(f, panel))
             })
             .collect();
         let fam = *choose(&mut rng, &fams)?;
@@ -336,22 +337,24 @@ fn absent_rate(family: &str, spec: &ChartSpec, panel: usize) -> f64 {
     // Axis questions are asked of a chart without that axis only where the
     // chart leaves its value axis off (never of a category axis, whose
     // "numbered ticks" no one would ask about).
-    let bare_value_axis = spec
+    let without_axes = spec
         .panels()
         .get(panel)
-        .is_some_and(|p| p.style.furniture.hide_value_axis);
+        .is_some_and(|p| p.style.furniture.hide_value_axis || p.kind.is_circular());
     match family {
         "lowest_y_tick" | "highest_y_tick" | "y_tick_step" | "leftmost_x_tick"
         | "rightmost_x_tick" | "x_tick_step" | "x_label" | "y_label"
-            if bare_value_axis =>
+            if without_axes =>
         {
             1.0
         }
-        "title" => 0.25,
-        "source" => 0.15,
-        "legend_count" | "legend_labels" => 0.03,
+        // A category axis without a title: many charts lack one.
+        "x_label" | "y_label" => 0.35,
+        "title" => 1.0,
+        "source" => 0.4,
+        "legend_count" | "legend_labels" => 0.05,
         // An untitled chart prints no subtitle either: many charts lack one.
-        "subtitle" | "note" => 0.01,
+        "subtitle" | "note" => 0.05,
         _ => 0.0,
     }
 }
@@ -654,7 +657,9 @@ fn conversation(
     };
     let turns = match rng.random_range(0..5) {
         0 => vec![value_at(&c1), value_at(&c2)],
-        1 => vec![value_at(&c1), value_at(&c2), positive_difference(&c1, &c2)?],
+        // "… And what is the difference between that and the value in
+        // 2019?": the other cell is named, so it can be one the chart lacks.
+        1 => vec![value_at(&c1), positive_difference(&c1, &c2)?],
         k @ (2 | 3) => {
             let argmax = Query::Argmax {
                 panel,
@@ -673,7 +678,6 @@ fn conversation(
                 vec![
                     argmax,
                     value_at(&top_cell),
-                    value_at(&other_cell),
                     positive_difference(&top_cell, &other_cell)?,
                 ]
             }

@@ -126,6 +126,24 @@ pub fn data_family_fits(family: &str, d: &PanelData) -> bool {
     }
 }
 
+/// Axis questions asked of a pie or donut, which has no axes: CharXiv asks
+/// every chart its axis questions and takes "not applicable" where there is
+/// no axis, and a model that invents an axis title for a pie is wrong.
+pub fn asked_where_absent(family: &str, p: &PanelScene) -> bool {
+    p.kind.is_circular()
+        && matches!(
+            family,
+            "leftmost_x_tick"
+                | "rightmost_x_tick"
+                | "x_tick_step"
+                | "x_label"
+                | "lowest_y_tick"
+                | "highest_y_tick"
+                | "y_tick_step"
+                | "y_label"
+        )
+}
+
 pub fn descriptive_family_fits(family: &str, p: &PanelScene, panels: usize) -> bool {
     let circular = p.kind.is_circular();
     let series: std::collections::BTreeSet<&str> =

@@ -311,19 +311,29 @@ fn fake_series(data: &PanelData, rng: &mut Xoshiro256PlusPlus) -> Option<String>
     None
 }
 
-/// Another measure of the same kind of thing for a chart of one measure per
+/// Another measure of the same kind of thing for a chart of measures per
 /// category ("Voter turnout" beside "GDP" for countries), printed as the
-/// drawn one is (with its unit in parentheses when that one has it).
+/// drawn one is (with its unit in parentheses when that one has it). A
+/// chart of several series gets one only when each of them is such a
+/// measure (not years, brands or groups).
 fn sibling_measure(
     data: &PanelData,
     index_name: &str,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Option<String> {
     let names: Vec<String> = data.series.iter().map(|s| s.name.clone()).collect();
-    if names.len() != 1 || !matches!(data.index_type, ColumnType::Text) {
+    if names.is_empty() || !matches!(data.index_type, ColumnType::Text) {
         return None;
     }
     let without_unit = crate::realize::slots::without_unit;
+    let known = crate::synth::measures::measures_of(index_name);
+    let is_measure = |n: &String| {
+        let n = without_unit(n).to_lowercase();
+        known.iter().any(|(m, _)| m.to_lowercase() == n)
+    };
+    if names.len() > 1 && !names.iter().all(is_measure) {
+        return None;
+    }
     let with_units = without_unit(&names[0]) != names[0].trim();
     let taken: Vec<String> = names
         .iter()
@@ -618,8 +628,46 @@ fn keeps_follow_up(original: &Query, new_last: &Query) -> bool {
                 ..
             },
         ) => (s1 == s2) == (s1 == s3) && (c1 == c2) == (c1 == c3),
+        ([.., prev, last @ Query::Difference { .. }], Query::Difference { .. }) => {
+            let by_series = |turn| crate::realize::difference_from(prev, turn).map(|d| d.2);
+            by_series(last).is_some() && by_series(last) == by_series(new_last)
+        }
         _ => false,
     }
+}
+
+/// Whether the question prints values of its measure: numeric options, a
+/// numeric claim, a count's threshold.
+fn states_measure_values(query: &Query) -> bool {
+    let numeric = |t: &str| crate::query::parse_number(t).is_some();
+    match query {
+        Query::MultipleChoice { options, .. } if options.iter().any(|o| numeric(o)) => true,
+        Query::FactCheck { claim, .. } if numeric(claim) => true,
+        _ => matches!(query.base(), Query::CountThreshold { .. }),
+    }
+}
+
+/// The last turn of a conversation that ends "… the difference between
+/// that and the value for B?": B's side, B, and whether B is another series.
+fn difference_follow_up(q: &Question) -> Option<(&'static str, &CellRef, bool)> {
+    let Query::Conversation { turns } = &q.query else {
+        return None;
+    };
+    match turns.as_slice() {
+        [.., prev, last] => crate::realize::difference_from(prev, last),
+        _ => None,
+    }
+}
+
+/// `difference` with its `side` cell replaced.
+fn with_cell(difference: &Query, side: &str, series: &str, category: &str) -> Query {
+    let mut q = difference.clone();
+    if let Query::Difference { a, b, .. } = &mut q {
+        let cell = if side == "a" { a } else { b };
+        cell.series = series.to_string();
+        cell.category = category.to_string();
+    }
+    q
 }
 
 /// Whether the query type can carry an unanswerable base and still read
@@ -643,6 +691,11 @@ fn swappable_base(q: &Question) -> Option<&Query> {
         }
         (QuestionType::Conversational, Query::Conversation { turns }) => match turns.as_slice() {
             [.., Query::ValueAt { .. }, last @ Query::ValueAt { .. }] => Some(last),
+            [
+                ..,
+                prev @ Query::ValueAt { .. },
+                last @ Query::Difference { .. },
+            ] => crate::realize::difference_from(prev, last).map(|_| last),
             _ => None,
         },
         _ => None,
@@ -659,10 +712,20 @@ pub fn unanswerable_variant(
     scene: &Scene,
     seed: u64,
 ) -> Option<Question> {
-    let base = swappable_base(q)?;
-    if crate::query::is_descriptive(base) {
+    let asked_base = swappable_base(q)?;
+    if crate::query::is_descriptive(asked_base) {
         return None;
     }
+    // "… the difference between that and the value for B?": B, the cell
+    // the last turn names, is the one replaced; the other is the earlier
+    // turn's and stays.
+    let follow_up = difference_follow_up(q);
+    let proxy = follow_up.map(|(_, other, _)| Query::ValueAt {
+        panel: asked_base.panel(),
+        series: other.series.clone(),
+        category: other.category.clone(),
+    });
+    let base = proxy.as_ref().unwrap_or(asked_base);
     let panels = spec.panels();
     let panel = panels.get(base.panel())?;
     let data = PanelData::from_panel(panel);
@@ -674,13 +737,20 @@ pub fn unanswerable_variant(
         fake_category(&data, &panel.table.index.name, &mut r)
             .and_then(|c| swap_entity(base, Some(&c), None))
     };
-    let by_series = || {
+    let by_series_swap = || {
         let mut r = seed::rng(seed, &["unanswerable", &q.family, "series"]);
         fake_series(&data, &mut r).and_then(|s| swap_entity(base, None, Some(&s)))
     };
     // A chart of one measure: the same question about another measure of
-    // the same kind of thing.
+    // the same kind of thing — unless the question states values of the
+    // drawn measure (options, a claimed value, a threshold), which would
+    // read as that measure's and give the swap away ("homicide rate above
+    // 100,000,000" on a population chart).
+    let states_values = states_measure_values(&q.query);
     let by_measure = || {
+        if states_values {
+            return None;
+        }
         let mut r = seed::rng(seed, &["unanswerable", &q.family, "measure"]);
         sibling_measure(&data, &panel.table.index.name, &mut r)
             .and_then(|s| swap_entity(base, None, Some(&s)))
@@ -689,12 +759,21 @@ pub fn unanswerable_variant(
     if let Some(conversation) = &edge {
         // "And the year after?" keeps its wording only past the last year shown.
         tries.push(Some(conversation.clone()?));
+    } else if let Some((_, _, by_series)) = follow_up {
+        // The named cell differs from the earlier one as before: by series
+        // or by category.
+        if by_series {
+            tries.push(by_series_swap());
+            tries.push(by_measure());
+        } else {
+            tries.push(by_category());
+        }
     } else if prefer_category {
         tries.push(by_category());
-        tries.push(by_series());
+        tries.push(by_series_swap());
         tries.push(by_measure());
     } else {
-        tries.push(by_series());
+        tries.push(by_series_swap());
         tries.push(by_measure());
         tries.push(by_category());
     }
@@ -717,6 +796,15 @@ pub fn unanswerable_variant(
                 .unwrap_or(false)
     };
     for new_base in tries.into_iter().flatten() {
+        let new_base = match (follow_up, &new_base) {
+            (
+                Some((side, _, _)),
+                Query::ValueAt {
+                    series, category, ..
+                },
+            ) => with_cell(asked_base, side, series, category),
+            _ => new_base,
+        };
         if mentioned(&new_base) {
             continue;
         }
@@ -726,7 +814,7 @@ pub fn unanswerable_variant(
             if !keeps_follow_up(&q.query, &new_base) {
                 continue;
             }
-            rewrap(&q.query, base, new_base)?
+            rewrap(&q.query, asked_base, new_base)?
         };
         // Never emit a variant the table can answer.
         if execute(&query, spec, scene).ok() != Some(Answer::Unanswerable) {
@@ -834,6 +922,37 @@ mod tests {
     }
 
     #[test]
+    fn values_of_the_drawn_measure_rule_out_another_measure() {
+        let base = Query::MaxValue {
+            panel: 0,
+            series: Some("Population".into()),
+        };
+        assert!(!states_measure_values(&base));
+        let options = |o: &[&str]| Query::MultipleChoice {
+            base: Box::new(base.clone()),
+            options: strings(o),
+        };
+        assert!(states_measure_values(&options(&[
+            "1,200", "900", "650", "400"
+        ])));
+        assert!(!states_measure_values(&options(&[
+            "Oslo", "Rome", "Lima", "Pune"
+        ])));
+        let claim = |c: &str| Query::FactCheck {
+            base: Box::new(base.clone()),
+            claim: c.into(),
+        };
+        assert!(states_measure_values(&claim("1,304,887,562")));
+        assert!(!states_measure_values(&claim("Oslo")));
+        assert!(states_measure_values(&Query::CountThreshold {
+            panel: 0,
+            series: "Population".into(),
+            threshold: 1e8,
+            above: true,
+        }));
+    }
+
+    #[test]
     fn another_measure_of_the_same_kind_of_thing() {
         let mut rng = seed::rng(3, &["t"]);
         let panel = panel_of(&["Revenue"], &["A Corp", "B Corp"]);
@@ -851,9 +970,18 @@ mod tests {
         let data = PanelData::from_panel(&panel);
         let m = sibling_measure(&data, "Company", &mut rng).unwrap();
         assert!(m.ends_with(')') && !m.starts_with("Revenue"), "{m}");
-        // No kind, or two measures drawn: nothing invented.
+        // No kind: nothing invented.
         assert_eq!(sibling_measure(&data, "Characteristic", &mut rng), None);
+        // Two measures of companies drawn: a third one.
         let panel = panel_of(&["Revenue", "Net income"], &["A Corp", "B Corp"]);
+        let data = PanelData::from_panel(&panel);
+        let companies = crate::synth::measures::measures_of("Company");
+        if companies.iter().any(|(n, _)| *n == "Net income") {
+            let m = sibling_measure(&data, "Company", &mut rng).unwrap();
+            assert!(!["Revenue", "Net income"].contains(&m.as_str()), "{m}");
+        }
+        // Series that are not measures (regions): nothing invented.
+        let panel = panel_of(&["North", "South"], &["A Corp", "B Corp"]);
         let data = PanelData::from_panel(&panel);
         assert_eq!(sibling_measure(&data, "Company", &mut rng), None);
     }

@@ -24,7 +24,7 @@ mod visual;
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::ir::query::Query;
+use crate::ir::query::{CellRef, Query};
 use crate::ir::{Answer, ChartSpec, Realization, Scene, Turn};
 use crate::query::execute;
 use crate::questions::Question;
@@ -627,12 +627,7 @@ pub fn reorder_options(text: &str, old: &[String], new: &[String]) -> Option<Str
 }
 
 /// How a conversation turn refers back to the one before it.
-fn follow_up(
-    prev: &Query,
-    prev2: Option<&Query>,
-    turn: &Query,
-    spec: &ChartSpec,
-) -> Option<&'static str> {
+fn follow_up(prev: &Query, turn: &Query, spec: &ChartSpec) -> Option<&'static str> {
     if crate::query::wrappers::refers_to_previous(prev, turn) {
         return Some("its_value");
     }
@@ -657,27 +652,39 @@ fn follow_up(
                 None
             }
         }
-        (
-            Query::ValueAt {
-                series, category, ..
-            },
-            Query::Difference { a, b, .. },
-        ) => {
-            let Query::ValueAt {
-                series: s0,
-                category: c0,
-                ..
-            } = prev2?
-            else {
-                return None;
-            };
-            let earlier = (s0, c0);
-            let latest = (series, category);
-            let first = (&a.series, &a.category);
-            let second = (&b.series, &b.category);
-            ((first == earlier && second == latest) || (first == latest && second == earlier))
-                .then_some("difference")
+        (Query::ValueAt { .. }, Query::Difference { .. }) => {
+            difference_from(prev, turn).map(|_| "difference")
         }
+        _ => None,
+    }
+}
+
+/// For "What is the difference between that and the value for B?": which
+/// side ("a" or "b") of the difference is the cell other than the one the
+/// turn before asked, that cell, and whether it differs from that one by
+/// series (else by category); None unless exactly one of the two differs.
+pub(crate) fn difference_from<'q>(
+    prev: &Query,
+    turn: &'q Query,
+) -> Option<(&'static str, &'q CellRef, bool)> {
+    let (
+        Query::ValueAt {
+            series, category, ..
+        },
+        Query::Difference { a, b, .. },
+    ) = (prev, turn)
+    else {
+        return None;
+    };
+    let asked = |c: &CellRef| c.series == *series && c.category == *category;
+    let (side, other) = match (asked(a), asked(b)) {
+        (true, false) => ("b", b),
+        (false, true) => ("a", a),
+        _ => return None,
+    };
+    match (other.series == *series, other.category == *category) {
+        (true, false) => Some((side, other, false)),
+        (false, true) => Some((side, other, true)),
         _ => None,
     }
 }
@@ -884,7 +891,11 @@ fn render(
                 // The changed cell is always drawn, so naming it plainly when it
                 // has no reference says nothing about answerability.
                 if let Some(r) = refs.get(&format!("series:{}", change.series)) {
-                    changed.insert("series".into(), r.clone());
+                    let r = match change.category {
+                        Some(_) => visual::one_mark_of(r),
+                        None => r.clone(),
+                    };
+                    changed.insert("series".into(), r);
                     changed_wrapped = true;
                 }
                 if let Some(c) = &change.category
@@ -1012,15 +1023,22 @@ fn render(
                 extra_protected.extend(tslots.values().cloned());
                 extra_protected.extend(traw.values().cloned());
                 let link = if i > 0 {
-                    follow_up(
-                        &turns[i - 1],
-                        i.checked_sub(2).map(|j| &turns[j]),
-                        turn,
-                        spec,
-                    )
+                    follow_up(&turns[i - 1], turn, spec)
                 } else {
                     None
                 };
+                if link == Some("difference")
+                    && let Some((side, _, by_series)) = difference_from(&turns[i - 1], turn)
+                {
+                    let (slot, prep) = if by_series {
+                        (format!("{side}_series"), "for".to_string())
+                    } else {
+                        (format!("{side}_cat"), tslots.get("cat_prep")?.clone())
+                    };
+                    let named = tslots.get(&slot)?.clone();
+                    tslots.insert("other".into(), named);
+                    tslots.insert("other_prep".into(), prep);
+                }
                 let t = match link {
                     Some(kind) => {
                         let frames = match kind {

@@ -32,6 +32,8 @@ const KNOWN_SLOTS: &[&str] = &[
     "cat_noun",
     "cat_nouns",
     "cat_prep",
+    "other",
+    "other_prep",
     "scope",
     "scope_in",
     "whole",

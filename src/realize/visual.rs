@@ -66,12 +66,35 @@ fn pick(rng: &mut Xoshiro256PlusPlus, key: &str) -> Option<&'static str> {
     Some(items[rng.random_range(0..items.len())])
 }
 
+/// "The blue bars": a series of bars or dots asked about as a whole is
+/// named in the plural; one of its marks ("the blue bar in 2019") and a
+/// line, area or polygon (one mark for the whole series) in the singular.
+fn series_noun(kind: ChartKind, whole_series: bool) -> &'static str {
+    match (mark_nouns(kind).0, whole_series) {
+        ("bar", true) => "bars",
+        ("dot", true) => "dots",
+        (noun, _) => noun,
+    }
+}
+
+/// The singular of a plural series reference, for a turn or a changed cell
+/// that names one of its marks ("the blue bars" → "the blue bar").
+pub fn one_mark_of(reference: &str) -> String {
+    for (many, one) in [(" bars", " bar"), (" dots", " dot")] {
+        if let Some(stem) = reference.strip_suffix(many) {
+            return format!("{stem}{one}");
+        }
+    }
+    reference.to_string()
+}
+
 fn series_ref(
     p: &PanelScene,
     name: &str,
+    whole_series: bool,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Option<(String, String)> {
-    let (series_noun, ..) = mark_nouns(p.kind);
+    let series_noun = series_noun(p.kind, whole_series);
     let mut options: Vec<(String, String)> = Vec::new();
     if let Some(color) = series_color(p, name)
         && resolve(
@@ -242,6 +265,24 @@ pub fn substitute(
     if one_series && category_keys.is_empty() {
         return Outcome::Cannot;
     }
+    // The series asked about as a whole, or across several of its marks
+    // ("the difference between 2019 and 2020 for the blue bars", "2019
+    // ranks 2nd for the blue bars"); a comparison keeps its one mark per
+    // category ("is the blue bar higher in 2019 than in 2020?").
+    let named_categories: std::collections::BTreeSet<&String> =
+        category_keys.iter().filter_map(|k| names.get(*k)).collect();
+    let whole_series = match query.base() {
+        Query::Rank { .. } => true,
+        Query::Compare { .. } => false,
+        _ => named_categories.len() != 1,
+    };
+    // "The blue bars is rising" — a trend's clause takes one subject.
+    if whole_series
+        && matches!(query.base(), Query::Trend { .. })
+        && series_noun(p.kind, true) != mark_nouns(p.kind).0
+    {
+        return Outcome::Cannot;
+    }
     for key in series_keys.iter().chain(&category_keys) {
         let Some(name) = names.get(*key) else {
             return Outcome::Cannot;
@@ -256,7 +297,7 @@ pub fn substitute(
             Some(found) => found.clone(),
             None => {
                 let found = if is_series {
-                    series_ref(p, name, rng)
+                    series_ref(p, name, whole_series, rng)
                 } else {
                     category_ref(p, name, slots, size_refs, rng)
                 };
@@ -272,4 +313,21 @@ pub fn substitute(
     }
     transforms.extend(done);
     Outcome::All(refs.into_iter().map(|(k, v)| (k, v.0)).collect())
+}
+
+#[cfg(test)]
+mod plural_tests {
+    use super::*;
+
+    #[test]
+    fn a_series_of_bars_is_named_in_the_plural_when_asked_as_a_whole() {
+        assert_eq!(series_noun(ChartKind::Bar, true), "bars");
+        assert_eq!(series_noun(ChartKind::GroupedBar, false), "bar");
+        assert_eq!(series_noun(ChartKind::Lollipop, true), "dots");
+        // One line is the whole series.
+        assert_eq!(series_noun(ChartKind::Line, true), "line");
+        assert_eq!(one_mark_of("the blue bars"), "the blue bar");
+        assert_eq!(one_mark_of("the red dots"), "the red dot");
+        assert_eq!(one_mark_of("the blue line"), "the blue line");
+    }
 }

@@ -29,12 +29,15 @@ use super::io::{JsonLines, rewrite_lines};
 use crate::ir::suite::{CHARTS_FILE, ITEMS_FILE};
 use crate::ir::{Answer, ChartRecord, Item, Query, SetName};
 
-/// One answerable fact check of the suite.
+/// One fact check of the suite: an answerable one, or the unanswerable
+/// twin of one, which states the same claim of an entity the chart lacks and
+/// is re-stated with its origin so the pair still differs in that entity only.
 struct Claim {
     line: usize,
     item: Item,
     claim: String,
-    truth: bool,
+    /// None for an unanswerable claim.
+    truth: Option<bool>,
 }
 
 /// Where `needle` stands in `text` as a whole token (not inside a longer
@@ -64,12 +67,25 @@ fn sole_token(text: &str, needle: &str) -> Option<usize> {
     found.next().is_none().then_some(at)
 }
 
-fn claim_of(item: &Item) -> Option<(String, bool)> {
-    let (Query::FactCheck { claim, .. }, Answer::TrueFalse { value }) = (&item.query, &item.answer)
-    else {
-        return None;
-    };
-    Some((claim.clone(), *value))
+fn claim_of(item: &Item) -> Option<(String, Option<bool>)> {
+    match (&item.query, &item.answer) {
+        (Query::FactCheck { claim, .. }, Answer::TrueFalse { value }) => {
+            Some((claim.clone(), Some(*value)))
+        }
+        (Query::FactCheck { claim, .. }, Answer::Unanswerable) if item.origin.is_some() => {
+            Some((claim.clone(), None))
+        }
+        _ => None,
+    }
+}
+
+/// The answer `item` has once its claim is asked with the given truth: an
+/// unanswerable item stays unanswerable.
+fn verdict(item: &Item, truth: bool) -> Answer {
+    match item.answer {
+        Answer::Unanswerable => Answer::Unanswerable,
+        _ => Answer::TrueFalse { value: truth },
+    }
 }
 
 /// `item` asking `claim` of the given truth instead, if the claim stands
@@ -86,24 +102,22 @@ fn restated(item: &Item, old: &str, claim: &str, truth: bool, chart: &ChartRecor
         base: base.clone(),
         claim: claim.to_string(),
     };
-    let mut out = reworded(item, question, query, truth, chart)?;
+    let mut out = reworded(item, question, query, verdict(item, truth), chart)?;
     if out.choices == [old.to_string()] {
         out.choices = vec![claim.to_string()];
     }
     Some(out)
 }
 
-/// `item` asking `query` in the words `question`, if its chart gives the
-/// verdict `truth` by the executor and by the reader as the item's picture
-/// is seen.
+/// `item` asking `query` in the words `question`, if its chart gives
+/// `answer` by the executor and by the reader as the item's picture is seen.
 fn reworded(
     item: &Item,
     question: String,
     query: Query,
-    truth: bool,
+    answer: Answer,
     chart: &ChartRecord,
 ) -> Option<Item> {
-    let answer = Answer::TrueFalse { value: truth };
     if crate::query::execute(&query, &chart.spec, &chart.scene).ok()? != answer {
         return None;
     }
@@ -162,10 +176,12 @@ fn swapped(item: &Item, chart: &ChartRecord) -> Option<Item> {
         }),
         claim: claim.clone(),
     };
-    let Answer::TrueFalse { value } = item.answer else {
-        return None;
+    let answer = match item.answer {
+        Answer::TrueFalse { value } => Answer::TrueFalse { value: !value },
+        Answer::Unanswerable => Answer::Unanswerable,
+        _ => return None,
     };
-    reworded(item, question, query, !value, chart)
+    reworded(item, question, query, answer, chart)
 }
 
 /// The members of a group re-stated with the given truth, or None.
@@ -183,7 +199,7 @@ fn group_restated(
         return None;
     };
     if matches!(root.claim.as_str(), "Yes" | "No") {
-        if root.truth == truth {
+        if root.truth == Some(truth) {
             return Some(members.iter().map(|m| m.item.clone()).collect());
         }
         // Its twin in another form asks the comparison the original way
@@ -294,6 +310,7 @@ pub(crate) fn balance_claims(suite: &Path, seed: u64) -> Result<usize, SuiteErro
     };
     let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for i in 0..claims.len() {
+        // An unanswerable claim is re-stated only with its origin's.
         let mut root = i;
         // Twins of twins are not made, but follow the chain all the same.
         for _ in 0..4 {
@@ -303,7 +320,9 @@ pub(crate) fn balance_claims(suite: &Path, seed: u64) -> Result<usize, SuiteErro
             }
             root = up;
         }
-        groups.entry(root).or_default().push(i);
+        if claims[root].truth.is_some() {
+            groups.entry(root).or_default().push(i);
+        }
     }
     let wanted: HashSet<&str> = claims.iter().map(|c| c.item.chart_id.as_str()).collect();
     let mut charts: HashMap<String, ChartRecord> = HashMap::new();
@@ -331,9 +350,10 @@ pub(crate) fn balance_claims(suite: &Path, seed: u64) -> Result<usize, SuiteErro
     for (_, tie, root) in order {
         let members: Vec<&Claim> = groups[&root].iter().map(|&i| &claims[i]).collect();
         let family = counts.entry(claims[root].item.family.clone()).or_default();
+        let answerable = || members.iter().filter(|m| m.truth.is_some());
         let cost = |truth: bool| {
             let mut c = family.clone();
-            for m in &members {
+            for m in answerable() {
                 *c.entry((m.item.set, truth)).or_default() += 1;
             }
             imbalance(&c)
@@ -344,7 +364,9 @@ pub(crate) fn balance_claims(suite: &Path, seed: u64) -> Result<usize, SuiteErro
             std::cmp::Ordering::Greater => false,
             std::cmp::Ordering::Equal => tie % 2 == 0,
         };
-        let mut chosen = claims[root].truth;
+        let Some(mut chosen) = claims[root].truth else {
+            continue;
+        };
         for truth in [first, !first] {
             if let Some(items) = group_restated(&members, truth, &charts, &reshaped, seed) {
                 for (m, item) in members.iter().zip(items) {
@@ -356,7 +378,7 @@ pub(crate) fn balance_claims(suite: &Path, seed: u64) -> Result<usize, SuiteErro
                 break;
             }
         }
-        for m in &members {
+        for m in answerable() {
             *family.entry((m.item.set, chosen)).or_default() += 1;
         }
     }

@@ -131,6 +131,11 @@ pub struct SuiteConfig {
     /// values often are; questions about that axis' ticks are then
     /// unanswerable.
     pub bare_value_axes: f64,
+    /// Share of original bar, line and area charts whose category axis has
+    /// no title (no "Year" under the years, no "Country" under the
+    /// countries), as most published charts; "what is the label of the
+    /// x-axis?" is then unanswerable.
+    pub untitled_category_axes: f64,
     /// Share of original bar, grouped-bar and line charts drawn with one
     /// annotation (a reference line, highlighted bar, shaded interval or
     /// callout), as news and report figures carry one.
@@ -184,6 +189,7 @@ impl Default for SuiteConfig {
             source_lines: 0.5,
             untitled_originals: 0.15,
             bare_value_axes: 0.6,
+            untitled_category_axes: 0.4,
             annotations: 0.3,
             figures: 0.0,
             related_figures: false,
@@ -234,6 +240,7 @@ impl SuiteConfig {
             ("labelled_originals", self.labelled_originals),
             ("source_lines", self.source_lines),
             ("bare_value_axes", self.bare_value_axes),
+            ("untitled_category_axes", self.untitled_category_axes),
             ("untitled_originals", self.untitled_originals),
             ("annotations", self.annotations),
             ("figures", self.figures),

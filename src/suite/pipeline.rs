@@ -352,6 +352,7 @@ impl Env<'_> {
                     None => {
                         self.annotate(&mut s, table, kind);
                         self.untitle(&mut s, table, kind);
+                        self.untitle_category_axis(&mut s, table, kind);
                         s
                     }
                 }
@@ -435,8 +436,6 @@ impl Env<'_> {
         Some(figure)
     }
 
-    /// A seeded `annotations` share of original charts of the kinds that
-    /// carry one get the annotation their data fits.
     /// Whether a labelled original bar chart leaves its value axis off (a
     /// seeded `bare_value_axes` share), as many news charts do.
     fn bare_value_axis(&self, table: &Table, kind: ChartKind) -> bool {
@@ -466,6 +465,43 @@ impl Env<'_> {
         }
     }
 
+    /// On a seeded `untitled_category_axes` share of single bar, line and
+    /// area charts, no title on the axis that lists the categories: the
+    /// years or names say what they are, and most published charts leave
+    /// it off.
+    fn untitle_category_axis(
+        &self,
+        spec: &mut crate::ir::ChartSpec,
+        table: &Table,
+        kind: ChartKind,
+    ) {
+        use rand::RngExt;
+        let categorical = matches!(
+            kind,
+            ChartKind::Bar
+                | ChartKind::HorizontalBar
+                | ChartKind::GroupedBar
+                | ChartKind::StackedBar
+                | ChartKind::Line
+                | ChartKind::Area
+                | ChartKind::StackedArea
+                | ChartKind::Lollipop
+        );
+        if let crate::ir::Layout::Single { panel } = &mut spec.layout
+            && categorical
+            && seed::rng(self.config.seed, &["untitled axis", &table.id, kind.name()])
+                .random_bool(self.config.untitled_category_axes.clamp(0.0, 1.0))
+        {
+            if kind.is_horizontal() {
+                panel.y_label = None;
+            } else {
+                panel.x_label = None;
+            }
+        }
+    }
+
+    /// A seeded `annotations` share of original charts of the kinds that
+    /// carry one get the annotation their data fits.
     fn annotate(&self, spec: &mut crate::ir::ChartSpec, table: &Table, kind: ChartKind) {
         use rand::RngExt;
         if !crate::spec::annotation::annotates(kind)

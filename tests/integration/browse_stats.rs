@@ -56,6 +56,9 @@ fn hostile_suite(dir: &Path) -> (PathBuf, Vec<Item>) {
                 "--easing",
                 "--question-types",
                 "conversational,factoid,descriptive",
+                // The title among the families, so the hostile title is asked.
+                "--families",
+                "title,value_at,difference,argmax,source,y_label",
             ]),
     );
     let items: Vec<Item> = std::fs::read_to_string(suite.join("items.jsonl"))

@@ -437,6 +437,18 @@ fn audit(
                     .push(id.to_string());
             }
         }
+        // A fact check's twin states its original's claim (an unanswerable
+        // twin too: it swaps one entity, not the number claimed).
+        let claim = |v: &Value| v["query"]["claim"].as_str().map(str::to_string);
+        if let (Some(a), Some(b)) = (claim(origin), claim(it))
+            && a != b
+            && !matches!(a.as_str(), "Yes" | "No")
+        {
+            fails
+                .entry("claim_changed")
+                .or_default()
+                .push(format!("{id}: {a} -> {b}"));
+        }
         let change = change_of(it);
         if !matches!(change, "shifted" | "format") && it["answer"] != origin["answer"] {
             fails.entry("gold_changed").or_default().push(format!(
