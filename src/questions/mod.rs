@@ -465,6 +465,13 @@ fn to_mcq(
     if matches!(answer, Answer::YesNo { .. } | Answer::Unanswerable) {
         return None;
     }
+    // Four orderings of eight legend names make a question of a hundred
+    // words that no one would set: longer lists are asked openly.
+    if let Answer::List { values } = answer
+        && values.len() > MAX_LISTED_IN_OPTIONS
+    {
+        return None;
+    }
     let wrong = distractors(answer, base, data, scene, 3, true, rng);
     if wrong.len() < 3 {
         return None;
@@ -476,6 +483,9 @@ fn to_mcq(
         options,
     })
 }
+
+/// The longest list a multiple-choice question offers in four orders.
+const MAX_LISTED_IN_OPTIONS: usize = 4;
 
 /// How many wrong values a false claim is chosen from.
 const FALSE_CLAIM_POOL: usize = 4;

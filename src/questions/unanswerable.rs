@@ -133,6 +133,32 @@ const COMPANY_WORDS: &[&str] = &[
     "Bank",
 ];
 
+/// Countries as charts name them: not "Antarctica (the territory South of
+/// 60 deg S)" or "Virgin Islands, British", which read as a list's entries.
+fn plain_country(name: &str) -> bool {
+    !name.contains(['(', ',', '&'])
+}
+
+/// Another country for a chart whose series (or most of them) are
+/// countries: "the highest value for Norway" where Sweden and Finland are
+/// drawn.
+fn another_country(names: &[String], rng: &mut Xoshiro256PlusPlus) -> Option<String> {
+    use fake::locales::{Data, EN};
+    let countries = EN::ADDRESS_COUNTRY;
+    let hits = names
+        .iter()
+        .filter(|n| countries.iter().any(|c| c.eq_ignore_ascii_case(n)))
+        .count();
+    if hits < 2 || hits * 2 < names.len() {
+        return None;
+    }
+    let free: Vec<&&str> = countries
+        .iter()
+        .filter(|c| plain_country(c) && !exists(names, c))
+        .collect();
+    (!free.is_empty()).then(|| free[rng.random_range(0..free.len())].to_string())
+}
+
 fn exists(names: &[String], candidate: &str) -> bool {
     names.iter().any(|x| x.eq_ignore_ascii_case(candidate))
 }
@@ -200,7 +226,11 @@ fn fake_category(
     let has = |words: &[&str]| words.iter().any(|w| name.contains(w));
     for _ in 0..8 {
         let c: String = if has(&["country", "nation"]) {
-            CountryName().fake_with_rng(rng)
+            let c: String = CountryName().fake_with_rng(rng);
+            if !plain_country(&c) {
+                continue;
+            }
+            c
         } else if has(&["city", "town", "capital"]) {
             // Drawn as the synthesized tables draw theirs, real or invented.
             crate::synth::names::city(rng)
@@ -279,7 +309,7 @@ fn fake_series(data: &PanelData, rng: &mut Xoshiro256PlusPlus) -> Option<String>
         let y = outside_range(&years, rng)?;
         return Some(format!("{} {y}", parts[0].0));
     }
-    if let Some(s) = from_kind(&names, rng) {
+    if let Some(s) = from_kind(&names, rng).or_else(|| another_country(&names, rng)) {
         return Some(s);
     }
     // "Northwind Cloud", "Contoso Cloud" → "Harris Cloud".
@@ -894,6 +924,21 @@ mod tests {
                 "{m}"
             );
         }
+    }
+
+    #[test]
+    fn another_country_beside_drawn_countries() {
+        let mut rng = seed::rng(4, &["t"]);
+        let drawn = strings(&["Norway", "Sweden", "Finland", "Nordic average"]);
+        for _ in 0..30 {
+            let c = another_country(&drawn, &mut rng).unwrap();
+            assert!(plain_country(&c) && !drawn.contains(&c), "{c}");
+        }
+        assert_eq!(another_country(&strings(&["Coal", "Gas"]), &mut rng), None);
+        assert_eq!(
+            another_country(&strings(&["Norway", "Coal", "Gas"]), &mut rng),
+            None
+        );
     }
 
     #[test]

@@ -1546,6 +1546,39 @@ fn unanswerable_variants_for_every_data_type() {
     assert!(!found.contains_key("descriptive"));
 }
 
+/// Questions of one type about a chart, each with its unanswerable variant
+/// where it has one, over seeds `0..seeds`.
+fn with_variants(
+    name: &str,
+    spec: &ChartSpec,
+    scene: &Scene,
+    seeds: u64,
+    count: usize,
+    ty: QuestionType,
+) -> Vec<(
+    chartstress::questions::Question,
+    Option<chartstress::questions::Question>,
+)> {
+    (0..seeds)
+        .flat_map(|seed| {
+            let opts = QuestionOptions {
+                seed,
+                count,
+                types: vec![ty],
+                unanswerable_share: 0.0,
+                ..Default::default()
+            };
+            generate(name, spec, scene, &opts)
+                .into_iter()
+                .map(move |q| {
+                    let u = unanswerable_variant(&q, spec, scene, seed);
+                    (q, u)
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
 /// A conversation's difference turn names its other cell, so its
 /// unanswerable variant names a year the chart lacks there and keeps the
 /// earlier turns as they were.
@@ -1553,40 +1586,31 @@ fn unanswerable_variants_for_every_data_type() {
 fn a_difference_follow_up_names_the_cell_it_swaps() {
     let (spec, scene) = chart(&sales_table(), ChartKind::Line);
     let mut variants = 0;
-    for seed in 0..60u64 {
-        let opts = QuestionOptions {
-            seed,
-            count: 10,
-            types: vec![QuestionType::Conversational],
-            unanswerable_share: 0.0,
-            ..Default::default()
+    for (q, u) in with_variants("sales", &spec, &scene, 60, 10, QuestionType::Conversational) {
+        let Query::Conversation { turns } = &q.query else {
+            continue;
         };
-        for q in generate("sales", &spec, &scene, &opts) {
-            let Query::Conversation { turns } = &q.query else {
-                continue;
-            };
-            if !matches!(turns.last(), Some(Query::Difference { .. })) {
-                continue;
-            }
-            assert!(
-                q.text
-                    .starts_with("What is the difference between that and the value in "),
-                "{}",
-                q.text
-            );
-            let Some(u) = unanswerable_variant(&q, &spec, &scene, seed) else {
-                continue;
-            };
-            variants += 1;
-            assert_eq!(execute(&u.query, &spec, &scene), Ok(Answer::Unanswerable));
-            assert_eq!(u.history, q.history, "{}", u.text);
-            let year = u.text.trim_end_matches('?').rsplit(' ').next().unwrap();
-            assert!(
-                !["2018", "2019", "2020", "2021"].contains(&year) && year.parse::<i32>().is_ok(),
-                "{}",
-                u.text
-            );
+        if !matches!(turns.last(), Some(Query::Difference { .. })) {
+            continue;
         }
+        assert!(
+            q.text
+                .starts_with("What is the difference between that and the value in "),
+            "{}",
+            q.text
+        );
+        let Some(u) = u else {
+            continue;
+        };
+        variants += 1;
+        assert_eq!(execute(&u.query, &spec, &scene), Ok(Answer::Unanswerable));
+        assert_eq!(u.history, q.history, "{}", u.text);
+        let year = u.text.trim_end_matches('?').rsplit(' ').next().unwrap();
+        assert!(
+            !["2018", "2019", "2020", "2021"].contains(&year) && year.parse::<i32>().is_ok(),
+            "{}",
+            u.text
+        );
     }
     assert!(variants >= 5, "{variants}");
 }
@@ -1615,33 +1639,24 @@ fn unanswerable_entities_are_of_the_same_kind() {
         "Yandex Browser",
     ];
     let mut seen = 0;
-    for seed in 0..30u64 {
-        let opts = QuestionOptions {
-            seed,
-            count: 12,
-            types: vec![QuestionType::Factoid],
-            unanswerable_share: 0.0,
-            ..Default::default()
+    for (_, u) in with_variants("browsers", &spec, &scene, 30, 12, QuestionType::Factoid) {
+        let Some(u) = u else {
+            continue;
         };
-        for q in generate("browsers", &spec, &scene, &opts) {
-            let Some(u) = unanswerable_variant(&q, &spec, &scene, seed) else {
-                continue;
-            };
-            seen += 1;
-            let json = serde_json::to_string(&u.query).unwrap();
-            let same_kind = browsers.iter().any(|b| json.contains(&format!("\"{b}\"")))
-                || [
-                    "Share 2021",
-                    "Share 2022",
-                    "Share 2023",
-                    "Share 2025",
-                    "Share 2026",
-                    "Share 2027",
-                ]
-                .iter()
-                .any(|s| json.contains(s));
-            assert!(same_kind, "{}: {json}", u.text);
-        }
+        seen += 1;
+        let json = serde_json::to_string(&u.query).unwrap();
+        let same_kind = browsers.iter().any(|b| json.contains(&format!("\"{b}\"")))
+            || [
+                "Share 2021",
+                "Share 2022",
+                "Share 2023",
+                "Share 2025",
+                "Share 2026",
+                "Share 2027",
+            ]
+            .iter()
+            .any(|s| json.contains(s));
+        assert!(same_kind, "{}: {json}", u.text);
     }
     assert!(seen > 10, "{seen}");
 }
