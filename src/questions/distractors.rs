@@ -114,6 +114,14 @@ fn number_candidates(
 /// The range a wrong option must stay in to be plausible: shares of a whole
 /// within 0–100 % unless the chart itself leaves that range; None when
 /// anything goes (a percentage change can be −80 % or +250 %).
+/// Every value the panel draws, all series together.
+fn chart_values(data: &PanelData) -> Vec<f64> {
+    data.series
+        .iter()
+        .flat_map(|s| s.values.iter().flatten().copied())
+        .collect()
+}
+
 /// Where a false claim about a plotted value (a value, the highest, the
 /// lowest) may lie: on the chart's scale, half the span of its values beyond
 /// either end at most ("10.99" is false at a glance on a chart of 2.4 to
@@ -125,11 +133,7 @@ fn plotted_range(query: &Query, data: Option<&PanelData>) -> Option<(f64, f64)> 
     ) {
         return None;
     }
-    let values: Vec<f64> = data?
-        .series
-        .iter()
-        .flat_map(|s| s.values.iter().flatten().copied())
-        .collect();
+    let values = chart_values(data?);
     let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let slack = 0.5 * (hi - lo);
@@ -143,14 +147,7 @@ fn plausible_range(answer: &Answer, query: &Query, data: Option<&PanelData>) -> 
     if unit.as_deref() != Some("%") || matches!(query, Query::PercentChange { .. }) {
         return None;
     }
-    let chart_values = data
-        .map(|d| {
-            d.series
-                .iter()
-                .flat_map(|s| s.values.iter().flatten().copied())
-                .collect::<Vec<f64>>()
-        })
-        .unwrap_or_default();
+    let chart_values = data.map(chart_values).unwrap_or_default();
     let within = |v: &f64| (0.0..=100.0).contains(v);
     (within(value) && chart_values.iter().all(within)).then_some((0.0, 100.0))
 }

@@ -145,11 +145,7 @@ fn plain_country(name: &str) -> bool {
 fn another_country(names: &[String], rng: &mut Xoshiro256PlusPlus) -> Option<String> {
     use fake::locales::{Data, EN};
     let countries = EN::ADDRESS_COUNTRY;
-    let hits = names
-        .iter()
-        .filter(|n| countries.iter().any(|c| c.eq_ignore_ascii_case(n)))
-        .count();
-    if hits < 2 || hits * 2 < names.len() {
+    if !mostly_in(names, countries, 2) {
         return None;
     }
     let free: Vec<&&str> = countries
@@ -159,19 +155,25 @@ fn another_country(names: &[String], rng: &mut Xoshiro256PlusPlus) -> Option<Str
     (!free.is_empty()).then(|| free[rng.random_range(0..free.len())].to_string())
 }
 
+/// Whether at least `min` and at least half of `names` are members of `set`.
+fn mostly_in(names: &[String], set: &[&str], min: usize) -> bool {
+    let hits = names.iter().filter(|n| exists_in(set, n)).count();
+    hits >= min && hits * 2 >= names.len()
+}
+
+fn exists_in(set: &[&str], name: &str) -> bool {
+    set.iter().any(|m| m.eq_ignore_ascii_case(name))
+}
+
 fn exists(names: &[String], candidate: &str) -> bool {
     names.iter().any(|x| x.eq_ignore_ascii_case(candidate))
 }
 
 /// A missing member of the closed set most of `names` belong to.
 fn from_kind(names: &[String], rng: &mut Xoshiro256PlusPlus) -> Option<String> {
-    let kind = KINDS.iter().find(|set| {
-        let hits = names
-            .iter()
-            .filter(|n| set.iter().any(|m| m.eq_ignore_ascii_case(n)))
-            .count();
-        hits >= 2.min(names.len()) && hits * 2 >= names.len()
-    })?;
+    let kind = KINDS
+        .iter()
+        .find(|set| mostly_in(names, set, 2.min(names.len())))?;
     let free: Vec<&&str> = kind.iter().filter(|m| !exists(names, m)).collect();
     (!free.is_empty()).then(|| free[rng.random_range(0..free.len())].to_string())
 }
