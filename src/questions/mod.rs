@@ -23,7 +23,7 @@ use readability::Reading;
 
 pub use distractors::{display_answer, distractors};
 pub use types::Question;
-pub use unanswerable::unanswerable_variant;
+pub use unanswerable::{unanswerable_rarity, unanswerable_variant};
 
 /// What to generate for one chart.
 #[derive(Debug, Clone, PartialEq)]

@@ -171,10 +171,19 @@ fn exists(names: &[String], candidate: &str) -> bool {
 
 /// A missing member of the closed set most of `names` belong to.
 fn from_kind(names: &[String], rng: &mut Xoshiro256PlusPlus) -> Option<String> {
+    // The parts of a whole that published breakdowns use (offence types,
+    // age bands, commuting modes, …) are closed sets too; "Other" is never
+    // the missing one.
+    let parts = crate::synth::measures::COMPOSITIONS.iter().map(|c| c.parts);
     let kind = KINDS
         .iter()
+        .copied()
+        .chain(parts)
         .find(|set| mostly_in(names, set, 2.min(names.len())))?;
-    let free: Vec<&&str> = kind.iter().filter(|m| !exists(names, m)).collect();
+    let free: Vec<&&str> = kind
+        .iter()
+        .filter(|m| !exists(names, m) && !m.eq_ignore_ascii_case("Other"))
+        .collect();
     (!free.is_empty()).then(|| free[rng.random_range(0..free.len())].to_string())
 }
 
@@ -347,10 +356,13 @@ fn fake_series(data: &PanelData, rng: &mut Xoshiro256PlusPlus) -> Option<String>
 /// category ("Voter turnout" beside "GDP" for countries), printed as the
 /// drawn one is (with its unit in parentheses when that one has it). A
 /// chart of several series gets one only when each of them is such a
-/// measure (not years, brands or groups).
+/// measure (not years, brands or groups). Never one of `table_columns`:
+/// a bubble chart's sizes or a scatter's axes draw columns that are not its
+/// series, and "the highest population" is read off a bubble chart of it.
 fn sibling_measure(
     data: &PanelData,
     index_name: &str,
+    table_columns: &[&str],
     rng: &mut Xoshiro256PlusPlus,
 ) -> Option<String> {
     let names: Vec<String> = data.series.iter().map(|s| s.name.clone()).collect();
@@ -370,6 +382,8 @@ fn sibling_measure(
     let taken: Vec<String> = names
         .iter()
         .chain(&data.hidden)
+        .map(String::as_str)
+        .chain(table_columns.iter().copied())
         .map(|n| without_unit(n).to_lowercase())
         .collect();
     let free: Vec<String> = crate::synth::measures::measures_of(index_name)
@@ -535,6 +549,21 @@ fn named(query: &Query) -> (Vec<String>, Vec<String>) {
     }
     walk(&json, &mut series, &mut categories);
     (series, categories)
+}
+
+/// How readily a question of this shape has an unanswerable form, rarest
+/// first: one about an element of the chart (0: only where the chart lacks
+/// it), one about a whole series (1: only where another series or measure
+/// of the same kind can be named), one naming a category (2: nearly always,
+/// another category of the same kind).
+pub fn unanswerable_rarity(query: &Query) -> u8 {
+    if crate::query::is_descriptive(query.base()) {
+        0
+    } else if named(query).1.is_empty() {
+        1
+    } else {
+        2
+    }
 }
 
 /// The wrapper (or conversation) around a base whose entity was swapped.
@@ -784,8 +813,13 @@ pub fn unanswerable_variant(
             return None;
         }
         let mut r = seed::rng(seed, &["unanswerable", &q.family, "measure"]);
-        sibling_measure(&data, &panel.table.index.name, &mut r)
-            .and_then(|s| swap_entity(base, None, Some(&s)))
+        sibling_measure(
+            &data,
+            &panel.table.index.name,
+            &panel.table.series_names(),
+            &mut r,
+        )
+        .and_then(|s| swap_entity(base, None, Some(&s)))
     };
     let edge = year_after_edge(q, &data);
     if let Some(conversation) = &edge {
@@ -809,23 +843,19 @@ pub fn unanswerable_variant(
         tries.push(by_measure());
         tries.push(by_category());
     }
-    // An entity the accompanying paragraph talks about might be answerable from it.
+    // An entity the accompanying paragraph talks about might be answerable
+    // from it: only the names the swap brings in count (the measure's own
+    // name is in any paragraph about the chart).
     let paragraph = q.paragraph.as_deref().unwrap_or("").to_lowercase();
-    let original = serde_json::to_string(base).unwrap_or_default();
+    let (old_series, old_categories) = named(base);
     let mentioned = |query: &Query| {
-        let query = query.base();
-        let json = serde_json::to_string(query).unwrap_or_default();
+        let (series, categories) = named(query.base());
         !paragraph.is_empty()
-            && json != original
-            && crate::realize::slots::base_slots(query, spec)
-                .map(|(_, slots)| {
-                    slots.values().any(|v| {
-                        v.len() > 2
-                            && !original.contains(v.as_str())
-                            && paragraph.contains(&v.to_lowercase())
-                    })
-                })
-                .unwrap_or(false)
+            && series
+                .iter()
+                .filter(|s| !old_series.contains(s))
+                .chain(categories.iter().filter(|c| !old_categories.contains(c)))
+                .any(|name| paragraph.contains(&name.to_lowercase()))
     };
     for new_base in tries.into_iter().flatten() {
         let new_base = match (follow_up, &new_base) {
@@ -913,6 +943,24 @@ mod tests {
         assert!(KINDS[0].contains(&b.as_str()) && !browsers.contains(&b));
         // Unrelated names match no kind.
         assert_eq!(from_kind(&strings(&["Price", "Brand"]), &mut rng), None);
+        // The parts of a published breakdown: another age band, another
+        // offence, never "Other".
+        let bands = strings(&["18–24", "25–34", "35–44"]);
+        for _ in 0..10 {
+            let b = from_kind(&bands, &mut rng).unwrap();
+            assert!(
+                ["45–54", "55–64", "65 and over"].contains(&b.as_str()),
+                "{b}"
+            );
+        }
+        let offences = strings(&["Theft", "Burglary", "Fraud", "Criminal damage", "Other"]);
+        for _ in 0..10 {
+            let o = from_kind(&offences, &mut rng).unwrap();
+            assert!(
+                ["Violence against the person", "Drug offences"].contains(&o.as_str()),
+                "{o}"
+            );
+        }
         for _ in 0..20 {
             let y = outside_range(&strings(&["2015", "2016", "2017"]), &mut rng).unwrap();
             let y: i32 = y.parse().unwrap();
@@ -1005,7 +1053,7 @@ mod tests {
         let panel = panel_of(&["Revenue"], &["A Corp", "B Corp"]);
         let data = PanelData::from_panel(&panel);
         for _ in 0..20 {
-            let m = sibling_measure(&data, "Company", &mut rng).unwrap();
+            let m = sibling_measure(&data, "Company", &[], &mut rng).unwrap();
             let companies = crate::synth::measures::measures_of("Company");
             assert!(
                 m != "Revenue" && companies.iter().any(|(n, _)| *n == m),
@@ -1015,21 +1063,40 @@ mod tests {
         // Units in parentheses stay in parentheses.
         let panel = panel_of(&["Revenue (US$ million)"], &["A Corp", "B Corp"]);
         let data = PanelData::from_panel(&panel);
-        let m = sibling_measure(&data, "Company", &mut rng).unwrap();
+        let m = sibling_measure(&data, "Company", &[], &mut rng).unwrap();
         assert!(m.ends_with(')') && !m.starts_with("Revenue"), "{m}");
         // No kind: nothing invented.
-        assert_eq!(sibling_measure(&data, "Characteristic", &mut rng), None);
+        assert_eq!(
+            sibling_measure(&data, "Characteristic", &[], &mut rng),
+            None
+        );
         // Two measures of companies drawn: a third one.
         let panel = panel_of(&["Revenue", "Net income"], &["A Corp", "B Corp"]);
         let data = PanelData::from_panel(&panel);
         let companies = crate::synth::measures::measures_of("Company");
         if companies.iter().any(|(n, _)| *n == "Net income") {
-            let m = sibling_measure(&data, "Company", &mut rng).unwrap();
+            let m = sibling_measure(&data, "Company", &[], &mut rng).unwrap();
             assert!(!["Revenue", "Net income"].contains(&m.as_str()), "{m}");
         }
         // Series that are not measures (regions): nothing invented.
         let panel = panel_of(&["North", "South"], &["A Corp", "B Corp"]);
         let data = PanelData::from_panel(&panel);
-        assert_eq!(sibling_measure(&data, "Company", &mut rng), None);
+        assert_eq!(sibling_measure(&data, "Company", &[], &mut rng), None);
+    }
+
+    #[test]
+    fn no_measure_the_table_draws_otherwise() {
+        // A bubble chart of countries sizes its bubbles by population: the
+        // highest population is read off it, so it is never the absent one.
+        let mut rng = seed::rng(5, &["t"]);
+        let panel = panel_of(&["Life expectancy (years)"], &["Chad", "Peru"]);
+        let data = PanelData::from_panel(&panel);
+        let columns = ["Life expectancy (years)", "Population (million)"];
+        let countries = crate::synth::measures::measures_of("Country");
+        assert!(countries.iter().any(|(n, _)| *n == "Population"));
+        for _ in 0..40 {
+            let m = sibling_measure(&data, "Country", &columns, &mut rng).unwrap();
+            assert!(!m.starts_with("Population"), "{m}");
+        }
     }
 }

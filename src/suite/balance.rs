@@ -105,13 +105,15 @@ impl Balance {
     }
 
     /// Sort key of a candidate (lower is picked first): unanswerable target of
-    /// this slot, type quota, answer balance (polarity, letter), family quota.
+    /// this slot, type quota, for an unanswerable pick how rarely questions
+    /// of its shape have an unanswerable form, answer balance (polarity,
+    /// letter), family quota.
     fn key(
         &self,
         q: &Question,
         want_unanswerable: bool,
         config: &SuiteConfig,
-    ) -> (f64, f64, f64, f64) {
+    ) -> (f64, f64, f64, f64, f64) {
         let u = if q.answerable == want_unanswerable {
             1.0
         } else {
@@ -159,7 +161,19 @@ impl Balance {
             Answer::TrueFalse { .. } => self.claim_pressure(q),
             _ => self.answer_pressure(ORIGINAL, &q.answer),
         };
-        (u, t, p, f)
+        // A table selects about one unanswerable question, so the shares
+        // above mostly tie at its first pick. Taking the candidate whose kind
+        // of question least often has an unanswerable form (an absent
+        // element before a whole series before a category) spreads them over
+        // the suite as the answerable ones are; left to the pool's order,
+        // nearly all went to questions naming a category, and the words
+        // "the difference" or "in 2018" told.
+        let r = if unanswerable_pick {
+            f64::from(crate::questions::unanswerable_rarity(&q.query))
+        } else {
+            0.0
+        };
+        (u, t, r, p, f)
     }
 
     /// How over-used this truth value already is among the family's claims.
@@ -261,10 +275,11 @@ impl Balance {
                         .then(x.1.total_cmp(&y.1))
                         .then(x.2.total_cmp(&y.2))
                         .then(x.3.total_cmp(&y.3))
+                        .then(x.4.total_cmp(&y.4))
                         .then(a.0.cmp(&b.0))
                 })
                 .expect("pool is not empty");
-            if !(key.1.is_finite() && key.3.is_finite()) {
+            if !(key.1.is_finite() && key.4.is_finite()) {
                 break;
             }
             let q = pool.remove(best);

@@ -1661,6 +1661,49 @@ fn unanswerable_entities_are_of_the_same_kind() {
     assert!(seen > 10, "{seen}");
 }
 
+/// A chart printed with a paragraph still has unanswerable questions: only
+/// an entity the paragraph names is kept out (it may answer them), not every
+/// swap because the paragraph names the measure, as it always does.
+#[test]
+fn a_paragraph_keeps_out_only_the_entities_it_names() {
+    let mut t = category_table(
+        "migration",
+        "Country",
+        &["Iceland", "Mexico", "Uzbekistan", "Gambia", "Indonesia"],
+        vec![series(
+            "Net migration",
+            &[
+                Some(12.0),
+                Some(131.0),
+                Some(107.0),
+                Some(30.0),
+                Some(157.0),
+            ],
+            0,
+        )],
+    );
+    t.meta.paragraph = Some(
+        "A later estimate put the net migration figure for Saint Lucia at 299, \
+         a value not shown in the chart."
+            .into(),
+    );
+    let (spec, scene) = chart(&t, ChartKind::Bar);
+    let variants: Vec<_> = with_variants("migration", &spec, &scene, 20, 8, QuestionType::Factoid)
+        .into_iter()
+        .filter_map(|(_, u)| u)
+        .collect();
+    assert!(
+        variants.len() >= 10,
+        "{} unanswerable variants",
+        variants.len()
+    );
+    for u in &variants {
+        assert!(u.paragraph.is_some(), "{}", u.text);
+        let json = serde_json::to_string(&u.query).unwrap();
+        assert!(!json.contains("Saint Lucia"), "{}: {json}", u.text);
+    }
+}
+
 /// A count question about a series not shown prints its threshold like the
 /// answerable one ("$1,500", not "1500").
 #[test]

@@ -6,16 +6,15 @@
 //! generator, on a default suite of about 2,000 items.
 //!
 //! The goal is an AUC of 0.60; docs/questions.md says why the suite is not
-//! there yet (whole-series questions — the highest, the average — have an
-//! unanswerable form only where another series or measure of the same kind
-//! can be named; entity questions have one nearly always; unanswerable twins
-//! exist for questions about data only). The bound below is a ratchet at
-//! today's level, so a change that makes unanswerable items easier to spot
-//! fails.
+//! there yet (tick questions have an absent form only on charts without that
+//! axis; multiple-choice items lean unanswerable; a measure invented for a
+//! one-measure chart recurs in unanswerable items only). The bound below is
+//! a ratchet at today's level, so a change that makes unanswerable items
+//! easier to spot fails.
 
 use std::collections::HashMap;
 
-const AUC_CEILING: f64 = 0.67;
+const AUC_CEILING: f64 = 0.64;
 
 fn text_of(item: &serde_json::Value) -> String {
     let mut parts: Vec<&str> = item["history"]
