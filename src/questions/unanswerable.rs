@@ -9,7 +9,7 @@
 
 use fake::Fake;
 use fake::faker::address::en::CountryName;
-use fake::faker::company::en::{CompanyName, Industry};
+use fake::faker::company::en::Industry;
 use fake::faker::name::en::{FirstName, LastName, Name};
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -254,7 +254,7 @@ fn fake_category(
             "vendor",
         ]) || cats.iter().filter(|c| company_like(c)).count() * 2 >= cats.len()
         {
-            CompanyName().fake_with_rng(rng)
+            crate::synth::names::company(rng)
         } else if has(&["industry", "sector"]) {
             Industry().fake_with_rng(rng)
         } else if has(&["product", "model", "item"]) {
@@ -343,7 +343,7 @@ fn fake_series(data: &PanelData, rng: &mut Xoshiro256PlusPlus) -> Option<String>
     }
     if names.iter().all(|n| company_like(n)) {
         for _ in 0..8 {
-            let c: String = CompanyName().fake_with_rng(rng);
+            let c = crate::synth::names::company(rng);
             if !exists(&names, &c) {
                 return Some(c);
             }

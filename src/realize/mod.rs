@@ -267,7 +267,16 @@ impl Run<'_> {
                 self.id.truncate(mark);
             }
         };
-        if let Some(d) = asked_decimals(query) {
+        // A request ("Could you tell me what … is?") wrapped around a quiz
+        // item's options read as stilted to outside readers.
+        let request = ["can you tell me", "could you tell me", "do you know"];
+        let opening = text.to_lowercase();
+        if !self.mute.is_empty() && request.iter().any(|r| opening.starts_with(r)) {
+            return None;
+        }
+        // Options already show the precision: "Round to one decimal place."
+        // before them read as redundant to outside readers.
+        if let Some(d) = asked_decimals(query).filter(|_| self.mute.is_empty()) {
             text = self.round(&text, d)?;
         }
         Some(capitalize(&text))

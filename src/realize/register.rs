@@ -34,24 +34,30 @@ const OPENING_WORDS: &[&str] = &[
     "Can",
 ];
 
-/// `text` (and, in a conversation, its first turn) in another tone; None if
-/// no marker fits (a multiple-choice question takes no closer after its
-/// options, so it needs an opener).
+/// `text` (and, in a conversation, its first turn) in another tone; None for
+/// a question followed by options, which takes no greeting or thanks.
 pub(super) fn apply(
     text: &str,
     history: &mut [Turn],
     options_follow: bool,
     run: &mut Run,
 ) -> Option<String> {
+    // A greeting before a quiz item with options, or a thank-you after a
+    // rounding instruction, read as stacked politeness to outside readers.
+    if options_follow {
+        return None;
+    }
     let style = STYLES[run.rng.random_range(0..STYLES.len())];
     let grammar = &bank("register").grammar;
     let leads = grammar.get(&format!("{style}_lead"))?;
     let tails = grammar.get(&format!("{style}_tail"))?;
     // Opener, closer or (casual: "Hey, … Thanks!") both; stacked
     // politeness reads stilted. A question followed by options only opens.
-    let (lead, tail) = match (options_follow, run.rng.random_range(0..3)) {
-        (true, _) | (false, 0) => (true, false),
-        (false, 1) => (false, true),
+    let instructed = text.contains("Round to");
+    let (lead, tail) = match run.rng.random_range(0..3) {
+        _ if instructed => (true, false),
+        0 => (true, false),
+        1 => (false, true),
         _ => (true, style == "casual"),
     };
     run.id.push(format!("register.{style}"));

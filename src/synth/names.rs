@@ -98,10 +98,29 @@ pub fn city(rng: &mut SynthRng) -> String {
     }
 }
 
+/// A company name that reads as one name in a list: the faker's "Tremblay
+/// and Goodwin and Sons" or "Weissnat, Leffler and Moen" beside another
+/// name read as two or three companies to outside readers.
+pub fn company(rng: &mut SynthRng) -> String {
+    const DRAWS: usize = 16;
+    let mut name: String = CompanyName().fake_with_rng(rng);
+    for _ in 0..DRAWS {
+        if !(name.contains(" and ") || name.contains(',')) {
+            break;
+        }
+        name = CompanyName().fake_with_rng(rng);
+    }
+    if name.contains(" and ") || name.contains(',') {
+        let last: String = LastName().fake_with_rng(rng);
+        name = format!("{last} Inc");
+    }
+    name
+}
+
 fn one(rng: &mut SynthRng, entity: Entity) -> String {
     match entity {
         Entity::Country => CountryName().fake_with_rng(rng),
-        Entity::Company => CompanyName().fake_with_rng(rng),
+        Entity::Company => company(rng),
         Entity::City => city(rng),
         Entity::Person => Name().fake_with_rng(rng),
         Entity::Industry => Industry().fake_with_rng(rng),

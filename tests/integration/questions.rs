@@ -956,9 +956,26 @@ proptest! {
                     // Visual wording needs a visible mark to name; typos need a
                     // word outside names, numbers and operation words; synonyms
                     // a word the lexicon lists.
-                    prop_assert!(matches!(r, "visual" | "noisy" | "lexical"), "{} did not realize {}", r, q.text);
+                    // A question followed by options takes no greeting and no
+                    // embedded request ("Could you tell me …? Options: …").
+                    let quiz = q.question_type == QuestionType::MultipleChoice;
+                    prop_assert!(
+                        matches!(r, "visual" | "noisy" | "lexical")
+                            || (quiz && matches!(r, "register" | "syntactic")),
+                        "{} did not realize {}", r, q.text
+                    );
                     continue;
                 };
+                if q.question_type == QuestionType::MultipleChoice {
+                    prop_assert!(r != "register", "register reworded a quiz item: {}", p.text);
+                    let opening = p.text.to_lowercase();
+                    prop_assert!(
+                        !["can you tell me", "could you tell me", "do you know"]
+                            .iter()
+                            .any(|w| opening.starts_with(w)),
+                        "{}", p.text
+                    );
+                }
                 prop_assert_eq!(&p.answer, &q.answer);
                 prop_assert_eq!(&p.query, &q.query);
                 prop_assert_eq!(p.history.len(), q.history.len());
