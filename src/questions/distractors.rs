@@ -181,6 +181,28 @@ fn year_candidates(value: i32, data: Option<&PanelData>) -> Vec<String> {
     out
 }
 
+/// `text` with its last year (a 4-digit 19xx or 20xx standing alone) moved
+/// by one to three years either way; empty without one.
+fn redated(text: &str) -> Vec<String> {
+    let bytes = text.as_bytes();
+    let digit = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_digit);
+    let Some(at) = (0..bytes.len().saturating_sub(3)).rev().find(|&i| {
+        (i..i + 4).all(digit)
+            && !(i > 0 && digit(i - 1))
+            && !digit(i + 4)
+            && matches!(&text[i..i + 2], "19" | "20")
+    }) else {
+        return Vec::new();
+    };
+    let Ok(year) = text[at..at + 4].parse::<i32>() else {
+        return Vec::new();
+    };
+    [-3, -2, -1, 1, 2, 3]
+        .iter()
+        .map(|d| format!("{}{}{}", &text[..at], year + d, &text[at + 4..]))
+        .collect()
+}
+
 fn text_candidates(query: &Query, data: Option<&PanelData>, scene: &Scene) -> Vec<String> {
     let mut out = Vec::new();
     match query {
@@ -213,10 +235,21 @@ fn text_candidates(query: &Query, data: Option<&PanelData>, scene: &Scene) -> Ve
                 out.extend(p.y_label.iter().map(|t| t.text.clone()));
             }
         }
-        // A wrong subtitle, note or source is another line of the chart's
-        // prose (its title, subtitle, note or source line), never an axis
-        // title or a tick.
-        Query::Subtitle { .. } | Query::Note { .. } | Query::Source { .. } => {
+        // A wrong source is the same source dated another year: another
+        // line of the chart's prose ("the source of the data is Figures are
+        // rounded.") read as nonsense to outside readers. A source without a
+        // year has no wrong form.
+        Query::Source { .. } => {
+            for t in &scene.extra_text {
+                if let Some(source) = t.text.strip_prefix("Source: ") {
+                    out.extend(redated(source));
+                }
+            }
+        }
+        // A wrong subtitle or note is another line of the chart's prose
+        // (its title, subtitle, note or source line), never an axis title or
+        // a tick.
+        Query::Subtitle { .. } | Query::Note { .. } => {
             for p in &scene.panels {
                 out.extend(p.title.iter().map(|t| t.text.clone()));
                 out.extend(p.subtitle.iter().map(|t| t.text.clone()));
@@ -574,5 +607,24 @@ fn take_distinct(candidates: &[String], up_to: usize, answer: &Answer, chosen: &
         if !clash {
             chosen.push(cand.clone());
         }
+    }
+}
+
+#[cfg(test)]
+mod redated_tests {
+    use super::redated;
+
+    #[test]
+    fn a_source_is_redated_by_its_last_year_only() {
+        let wrong = redated("Bauch and Kreiger LLC market survey, 2017");
+        assert_eq!(wrong.len(), 6);
+        assert!(wrong.contains(&"Bauch and Kreiger LLC market survey, 2014".to_string()));
+        assert!(wrong.contains(&"Bauch and Kreiger LLC market survey, 2020".to_string()));
+        assert_eq!(
+            redated("Census 2011, table 12345, 2019 release")[0],
+            "Census 2011, table 12345, 2016 release"
+        );
+        assert!(redated("World Bank").is_empty());
+        assert!(redated("Report 123456").is_empty());
     }
 }

@@ -411,7 +411,8 @@ fn claim_clause(claim: &str) -> String {
         _ => body,
     };
     let first = body.split_whitespace().next().unwrap_or("");
-    const FUNCTION_WORDS: [&str; 9] = [
+    const FUNCTION_WORDS: [&str; 10] = [
+        "There",
         "The",
         "A",
         "An",
@@ -1371,6 +1372,23 @@ mod after_context_tests {
         ] {
             assert_eq!(after_context(q), 0, "{q}");
         }
+    }
+}
+
+#[cfg(test)]
+mod claim_clause_tests {
+    use super::claim_clause;
+
+    #[test]
+    fn a_claim_opening_with_a_function_word_is_lowered_inside_a_question() {
+        assert_eq!(
+            claim_clause("There are fewer rail journeys in 2019-06 than in 2020-02."),
+            "there are fewer rail journeys in 2019-06 than in 2020-02"
+        );
+        assert_eq!(
+            claim_clause("Norway has the highest GDP."),
+            "Norway has the highest GDP"
+        );
     }
 }
 
