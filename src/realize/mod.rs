@@ -256,10 +256,10 @@ impl Run<'_> {
                     break text;
                 }
                 if tries >= MAX_FRAME_TRIES {
-                    // Options still need a question before them: an
-                    // embedded one, which reads even around a long phrase.
+                    // Options need a question before them, and an embedded
+                    // request around them is refused below.
                     if before_options {
-                        break with_np("can you tell me what {np} is?", &np, slots)?;
+                        return None;
                     }
                     break text;
                 }

@@ -52,7 +52,8 @@ pub(super) fn apply(
     let leads = grammar.get(&format!("{style}_lead"))?;
     let tails = grammar.get(&format!("{style}_tail"))?;
     // Opener, closer or (casual: "Hey, … Thanks!") both; stacked
-    // politeness reads stilted. A question followed by options only opens.
+    // politeness reads stilted. A question ending in a rounding instruction
+    // only opens.
     let instructed = text.contains("Round to");
     let (lead, tail) = match run.rng.random_range(0..3) {
         _ if instructed => (true, false),

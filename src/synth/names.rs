@@ -102,19 +102,15 @@ pub fn city(rng: &mut SynthRng) -> String {
 /// and Goodwin and Sons" or "Weissnat, Leffler and Moen" beside another
 /// name read as two or three companies to outside readers.
 pub fn company(rng: &mut SynthRng) -> String {
-    const DRAWS: usize = 16;
-    let mut name: String = CompanyName().fake_with_rng(rng);
-    for _ in 0..DRAWS {
-        if !(name.contains(" and ") || name.contains(',')) {
-            break;
-        }
-        name = CompanyName().fake_with_rng(rng);
-    }
-    if name.contains(" and ") || name.contains(',') {
+    const DRAWS: usize = 17;
+    let reads_as_one = |name: &String| !(name.contains(" and ") || name.contains(','));
+    let drawn = std::iter::repeat_with(|| CompanyName().fake_with_rng(rng))
+        .take(DRAWS)
+        .find(reads_as_one);
+    drawn.unwrap_or_else(|| {
         let last: String = LastName().fake_with_rng(rng);
-        name = format!("{last} Inc");
-    }
-    name
+        format!("{last} Inc")
+    })
 }
 
 fn one(rng: &mut SynthRng, entity: Entity) -> String {
