@@ -70,6 +70,8 @@ static NAME: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)").expect("capitalized regex")
 });
 
+const WH_WORDS: [&str; 7] = ["what", "which", "who", "how", "when", "where", "why"];
+
 const YES_NO_STARTS: [&str; 13] = [
     "is", "are", "does", "do", "did", "was", "were", "has", "have", "can", "will", "could", "would",
 ];
@@ -87,6 +89,9 @@ fn asks_yes_or_no(lower: &str) -> bool {
         .map(|clause| clause.split_whitespace().collect::<Vec<_>>())
         .any(|w| match w.as_slice() {
             [_, "you", verb, ..] if REQUESTS.contains(verb) => false,
+            // "Do you know what the source is?" asks for the source; "Do you
+            // know whether …?" stays a yes or no.
+            [_, "you", "know", wh, ..] if WH_WORDS.contains(wh) => false,
             [first, ..] => YES_NO_STARTS.contains(first),
             [] => false,
         })
@@ -243,6 +248,7 @@ mod tests {
         for q in [
             "Hey, what's the source the chart cites?",
             "Would you tell me the data's source?",
+            "Do you know what the source of the data is?",
         ] {
             let text = g(q, QuestionType::Descriptive, 0);
             assert!(
@@ -254,6 +260,7 @@ mod tests {
         for q in [
             "Would you agree that Gas is greater in Spain than in Italy?",
             "Based on the chart, is it correct that Gas in 2020 exceeds Gas in 2021?",
+            "Do you know whether Gas is higher in Spain than in Italy?",
         ] {
             assert!(
                 ["Yes", "No"].contains(&g(q, QuestionType::Factoid, 0).as_str()),

@@ -53,10 +53,31 @@ fn candidate(
         if !q.answerable {
             return None;
         }
-        return crate::questions::unanswerable_variant(q, spec, scene, seed);
+        let twin = crate::questions::unanswerable_variant(q, spec, scene, seed)?;
+        // Worded as often by each realizer as the set's other items are, so
+        // an unanswerable item is not the one that kept the original's
+        // template (in the set where every other item is reworded, 48% of
+        // the canonically worded items were unanswerable, against 7–13% of
+        // the reworded ones). The pair is reported as a shifted fact, apart
+        // from the robustness gap, so the rewording confounds no gap; the
+        // severity ladder still runs from the closest wording to the
+        // farthest.
+        let realizers = crate::realize::realizers();
+        let pick = crate::seed::derive(seed, &["unanswerable wording"]) as usize
+            % UNANSWERABLE_WORDINGS.len();
+        return match UNANSWERABLE_WORDINGS.get(pick) {
+            Some(realizer) if realizers.contains(realizer) => {
+                crate::realize::realize(&twin, realizer, spec, scene, seed).or(Some(twin))
+            }
+            _ => Some(twin),
+        };
     }
     None
 }
+
+/// Realizers an unanswerable twin may be reworded by besides its own: those
+/// of the default paraphrase axes.
+const UNANSWERABLE_WORDINGS: [&str; 5] = ["lexical", "syntactic", "register", "noisy", "visual"];
 
 /// Whether `b` is `a` with at most two words replaced where they stand
 /// (same words around them, same order, same count).

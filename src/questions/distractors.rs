@@ -378,19 +378,28 @@ pub fn distractors(
     let mut pool: Vec<String> = match answer {
         // A wrong tick step is another step an axis would use (half, double,
         // five times): "13" on an axis of tens is false at a glance.
+        // Printed as the truth is (thousands separators from 10,000): a
+        // truth alone in "2,500,000" among "12500000" and "500000" stood out.
         Answer::Number {
-            value, decimals, ..
+            value,
+            decimals,
+            unit,
         } if matches!(query, Query::TickStep { .. }) => [0.2, 0.4, 0.5, 2.0, 2.5, 5.0]
             .iter()
             .map(|k| value * k)
             .filter(|v| *v > 0.0)
-            .map(|v| crate::ir::answer::format_number(v, *decimals + 1))
-            .map(|t| {
-                if t.contains('.') {
-                    t.trim_end_matches('0').trim_end_matches('.').to_string()
-                } else {
-                    t
-                }
+            .map(|v| {
+                let places = *decimals + 1;
+                let scale = |d: u8| (v * 10f64.powi(i32::from(d))).round();
+                // The fewest decimals that print the same step.
+                let needed = (0..places)
+                    .find(|d| scale(*d) * 10f64.powi(i32::from(places - d)) == scale(places))
+                    .unwrap_or(places);
+                display_answer(&Answer::Number {
+                    value: v,
+                    decimals: needed,
+                    unit: unit.clone(),
+                })
             })
             .collect(),
         // A wrong edge tick is a tick the axis could print: the truth moved
@@ -626,5 +635,43 @@ mod redated_tests {
         );
         assert!(redated("World Bank").is_empty());
         assert!(redated("Report 123456").is_empty());
+    }
+}
+
+#[cfg(test)]
+mod tick_step_tests {
+    use super::distractors;
+    use crate::ir::Answer;
+    use crate::ir::query::{Axis, Query};
+    use rand::SeedableRng;
+
+    fn wrong_steps(value: f64, decimals: u8) -> Vec<String> {
+        let query = Query::TickStep {
+            panel: 0,
+            axis: Axis::Y,
+        };
+        let answer = Answer::Number {
+            value,
+            decimals,
+            unit: None,
+        };
+        use crate::query::testing as t;
+        let table = t::year_table("t", 2000, vec![t::series("V", &[Some(1.0), Some(2.0)], 0)]);
+        let scene = t::scene_for(&t::single(&table, crate::ir::ChartKind::Line));
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+        distractors(&answer, &query, None, &scene, 6, false, &mut rng)
+    }
+
+    #[test]
+    fn wrong_steps_are_printed_as_the_truth_is() {
+        let wrong = wrong_steps(2_500_000.0, 0);
+        assert!(!wrong.is_empty());
+        for w in &wrong {
+            assert!(w.contains(','), "{w} among {wrong:?}");
+        }
+        let small = wrong_steps(0.5, 1);
+        assert!(small.contains(&"0.25".to_string()), "{small:?}");
+        assert!(small.contains(&"1".to_string()), "{small:?}");
+        assert!(small.iter().all(|w| !w.ends_with('0')), "{small:?}");
     }
 }

@@ -2,6 +2,7 @@
 //! choice, fact check, hypothetical, conversational, descriptive and
 //! unanswerable, each answered by the executor and worded by a realizer.
 
+mod absent_reformat;
 mod distractors;
 pub mod diversity;
 pub mod language;
@@ -23,7 +24,7 @@ use readability::Reading;
 
 pub use distractors::{display_answer, distractors};
 pub use types::Question;
-pub use unanswerable::{unanswerable_rarity, unanswerable_variant};
+pub use unanswerable::unanswerable_variant;
 
 /// What to generate for one chart.
 #[derive(Debug, Clone, PartialEq)]
@@ -132,8 +133,17 @@ pub fn generate(
     out
 }
 
+/// Families asked only when named (`--families`): an outside reader found
+/// "the average of the top 2 values for …" stilted in 4 of 5 items (seed
+/// 7373), and people ask for the highest values rather than their mean.
+const ASKED_WHEN_NAMED: &[&str] = &["top_mean"];
+
 fn allowed(opts: &QuestionOptions, family: &str) -> bool {
-    opts.families.is_empty() || opts.families.iter().any(|f| f == family)
+    if opts.families.is_empty() {
+        !ASKED_WHEN_NAMED.contains(&family)
+    } else {
+        opts.families.iter().any(|f| f == family)
+    }
 }
 
 /// Panels whose table can be asked about, with their data.
@@ -419,40 +429,19 @@ fn names_a_source(spec: &ChartSpec) -> bool {
 /// Families whose answer can be offered as options or claimed: every data family.
 const CLAIMABLE: &[&str] = pick::DATA_FAMILIES;
 
-/// Families a hypothetical change feeds into.
-const HYPOTHETICAL: &[&str] = &[
-    "value_at",
-    "sum",
-    "mean",
-    "max_value",
-    "spread",
-    "difference",
-    "share",
-];
+/// Families never stated as a claim to judge: "Is it true that the number of
+/// cities with a value above 1,800 for 2016 is 2?" read like a form to an
+/// outside reader (6 of 6 such claims stilted, seed 7373), as did claims
+/// about the chart's own furniture ("Is it true that the interval between
+/// the tick values on the y-axis is 50000?", 4 of 4).
+const NOT_CLAIMED: [&str; 3] = ["count_above", "count_below", "top_mean"];
 
-/// Series and categories a base query reads (for hypothetical changes).
-fn cells_of(query: &Query) -> (Vec<String>, Vec<String>) {
-    match query {
-        Query::ValueAt {
-            series, category, ..
-        } => (vec![series.clone()], vec![category.clone()]),
-        Query::Difference { a, b, .. } => (
-            vec![a.series.clone(), b.series.clone()],
-            vec![a.category.clone(), b.category.clone()],
-        ),
-        Query::Aggregate {
-            series, categories, ..
-        } => (vec![series.clone()], categories.clone()),
-        Query::MaxValue {
-            series: Some(s), ..
-        }
-        | Query::Spread { series: s, .. } => (vec![s.clone()], Vec::new()),
-        Query::Share {
-            series, category, ..
-        } => (vec![series.clone()], vec![category.clone()]),
-        _ => (Vec::new(), Vec::new()),
-    }
+fn states_a_claim(base: &Query) -> bool {
+    !is_descriptive(base) && !NOT_CLAIMED.contains(&family(base))
 }
+
+/// Families a hypothetical change feeds into.
+const HYPOTHETICAL: &[&str] = &["value_at"];
 
 fn to_mcq(
     base: &Query,
@@ -585,30 +574,28 @@ fn to_hypothetical(base: &Query, data: &PanelData, rng: &mut Xoshiro256PlusPlus)
     {
         return None;
     }
-    let (series, categories) = cells_of(base);
+    // Only "what would its new value be?": an outside reader (seed 7373)
+    // found 7 of 9 such what-ifs natural and none of 19 others (a whole
+    // series scaled, then its highest, total or gap; one value changed, then
+    // a difference or an average): puzzles, not questions about the chart.
+    let Query::ValueAt {
+        series, category, ..
+    } = base
+    else {
+        return None;
+    };
     // "If Share rose 10%": ten per cent of itself, or ten points? A what-if
     // on a percentage reads two ways, so none is asked.
-    let series: Vec<String> = series
-        .into_iter()
-        .filter(|name| !is_percentage(data, name))
-        .collect();
-    let s = choose(rng, &series)?.clone();
-    let category = if categories.is_empty() || rng.random_bool(0.3) {
-        if categories.is_empty() && rng.random_bool(0.5) {
-            None
-        } else {
-            Some(choose(rng, &data.categories)?.clone())
-        }
-    } else {
-        Some(choose(rng, &categories)?.clone())
-    };
+    if is_percentage(data, series) {
+        return None;
+    }
     const PERCENTS: [f64; 8] = [10.0, 20.0, 25.0, 50.0, -10.0, -20.0, -25.0, -50.0];
     Some(Query::Hypothetical {
         base: Box::new(base.clone()),
         change: Change {
             panel: base.panel(),
-            series: s,
-            category,
+            series: series.clone(),
+            category: Some(category.clone()),
             percent: *choose(rng, &PERCENTS)?,
         },
     })
@@ -904,8 +891,13 @@ fn build(
             finalize(query, ty, spec, scene, item_seed, "canonical")
         }
         QuestionType::FactCheck => {
+            let claimed: Vec<&str> = CLAIMABLE
+                .iter()
+                .copied()
+                .filter(|f| !NOT_CLAIMED.contains(f))
+                .collect();
             let (base, answer, data) =
-                answerable_data_query(chart_id, spec, scene, opts, item_seed, CLAIMABLE)?;
+                answerable_data_query(chart_id, spec, scene, opts, item_seed, &claimed)?;
             let fam = family(&base).to_string();
             let count = balance.fact.get(&fam).copied().unwrap_or(0);
             // Alternate within the chart from a seeded start per family, so each
@@ -941,7 +933,9 @@ fn build(
 }
 
 /// The same intent in another question type (format shift), worded by the
-/// realizer of `q`. None when the base does not fit the new type.
+/// realizer of `q`; of a question about something the chart does not show,
+/// through a drawn stand-in (`absent_reformat`). None when the base does not
+/// fit the new type.
 pub fn reformat(
     q: &Question,
     to: QuestionType,
@@ -953,7 +947,7 @@ pub fn reformat(
     let mut rng = seed::rng(seed, &["reformat", to.name(), &q.family]);
     let answer = execute(&base, spec, scene).ok()?;
     if answer == Answer::Unanswerable {
-        return None;
+        return absent_reformat::reformat_absent(q, to, spec, scene, seed);
     }
     let panels = spec.panels();
     let data = panels.get(base.panel()).map(|p| PanelData::from_panel(p));
@@ -965,7 +959,7 @@ pub fn reformat(
             let letter = rng.random_range(0..4);
             to_mcq(&base, &answer, data.as_ref(), scene, letter, &mut rng)?
         }
-        QuestionType::FactCheck => {
+        QuestionType::FactCheck if states_a_claim(&base) => {
             let truth = rng.random_bool(0.5);
             to_fact(&base, &answer, truth, data.as_ref(), scene, &mut rng)?
         }

@@ -121,7 +121,8 @@ pub fn data_family_fits(family: &str, d: &PanelData) -> bool {
         "crosses" => ns >= 2 && line,
         "share" => circular,
         "share_sum" => circular && n >= 3,
-        "top_mean" | "median" | "count_above" | "count_below" | "rank" => n >= 3,
+        "top_mean" | "median" | "count_above" | "count_below" => n >= 3,
+        "rank" => n >= 3 && !d.ordered_index(),
         _ => true,
     }
 }
@@ -503,10 +504,15 @@ pub fn data_query(
                     return None;
                 }
                 let k = rng.random_range(fewest..=3.min(n - 1).min(listed.len()));
-                subset(rng, listed.len(), k)
-                    .into_iter()
-                    .map(|j| cat(listed[j]))
-                    .collect()
+                // Over time, consecutive periods ("2018, 2019 and 2020"):
+                // three scattered quarters read as a puzzle.
+                let picked = if d.ordered_index() {
+                    let start = rng.random_range(0..=listed.len() - k);
+                    (start..start + k).collect()
+                } else {
+                    subset(rng, listed.len(), k)
+                };
+                picked.into_iter().map(|j| cat(listed[j])).collect()
             } else {
                 Vec::new()
             };
@@ -540,11 +546,27 @@ pub fn data_query(
             },
             above: family == "count_above",
         },
-        "rank" => Query::Rank {
-            panel,
-            series: name,
-            category: cat(rng.random_range(0..n)),
-        },
+        // People ask where one of the leaders stands ("Which place is
+        // Spain in?"), not that a year "ranks 14th": an outside reader found
+        // both stilted.
+        "rank" => {
+            let value = |i: usize| s.values.get(rows[i]).copied().flatten();
+            let leaders: Vec<usize> = (0..n)
+                .filter(|&i| {
+                    value(i).is_some_and(|v| {
+                        (0..n).filter(|&j| value(j).is_some_and(|w| w > v)).count() < 5
+                    })
+                })
+                .collect();
+            if leaders.is_empty() {
+                return None;
+            }
+            Query::Rank {
+                panel,
+                series: name,
+                category: cat(*one(rng, &leaders)),
+            }
+        }
         "trend" => Query::Trend {
             panel,
             series: name,

@@ -522,7 +522,7 @@ fn in_time_order(categories: &mut [String]) {
 
 /// The series and categories a base query names, to carry a swap over to a
 /// hypothetical change that named the same entity.
-fn named(query: &Query) -> (Vec<String>, Vec<String>) {
+pub(super) fn named(query: &Query) -> (Vec<String>, Vec<String>) {
     let json = serde_json::to_value(query).unwrap_or_default();
     let mut series = Vec::new();
     let mut categories = Vec::new();
@@ -549,21 +549,6 @@ fn named(query: &Query) -> (Vec<String>, Vec<String>) {
     }
     walk(&json, &mut series, &mut categories);
     (series, categories)
-}
-
-/// How readily a question of this shape has an unanswerable form, rarest
-/// first: one about an element of the chart (0: only where the chart lacks
-/// it), one about a whole series (1: only where another series or measure
-/// of the same kind can be named), one naming a category (2: nearly always,
-/// another category of the same kind).
-pub fn unanswerable_rarity(query: &Query) -> u8 {
-    if crate::query::is_descriptive(query.base()) {
-        0
-    } else if named(query).1.is_empty() {
-        1
-    } else {
-        2
-    }
 }
 
 /// The wrapper (or conversation) around a base whose entity was swapped.
@@ -882,39 +867,49 @@ pub fn unanswerable_variant(
         if execute(&query, spec, scene).ok() != Some(Answer::Unanswerable) {
             continue;
         }
-        // Nor one a reader cannot see is unanswerable (a series name asked
-        // of a chart that prints no series name): the reader's verdict is
-        // the gate's.
-        let view = crate::reader::View::for_item(&[], q.paragraph.is_some());
-        let reading = crate::reader::answer(&query, spec, scene, &view);
-        if !crate::reader::agrees(&Answer::Unanswerable, &reading) {
-            continue;
-        }
-        let choices = match &query {
-            Query::MultipleChoice { options, .. } => options.clone(),
-            _ => Vec::new(),
-        };
-        let draft = Question {
-            family: crate::query::family(&query).to_string(),
-            query,
-            answer: Answer::Unanswerable,
-            answer_kind: q.answer_kind,
-            answerable: false,
-            choices,
-            history: Vec::new(),
-            text: String::new(),
-            ..q.clone()
-        };
-        let realizer = if q.realization.realizer.is_empty() {
-            "canonical"
-        } else {
-            q.realization.realizer.as_str()
-        };
-        if let Some(out) = crate::realize::realize(&draft, realizer, spec, scene, seed) {
+        if let Some(out) = worded_unanswerable(query, q, spec, scene, seed) {
             return Some(out);
         }
     }
     None
+}
+
+/// `query` (which the table cannot answer) as a question worded by the
+/// realizer of `like`, whose other fields it takes; None when a reader of
+/// the chart would not see it is unanswerable (a series name asked of a
+/// chart that prints no series name): the reader's verdict is the gate's.
+pub(super) fn worded_unanswerable(
+    query: Query,
+    like: &Question,
+    spec: &ChartSpec,
+    scene: &Scene,
+    seed: u64,
+) -> Option<Question> {
+    let view = crate::reader::View::for_item(&[], like.paragraph.is_some());
+    let reading = crate::reader::answer(&query, spec, scene, &view);
+    if !crate::reader::agrees(&Answer::Unanswerable, &reading) {
+        return None;
+    }
+    let choices = match &query {
+        Query::MultipleChoice { options, .. } => options.clone(),
+        _ => Vec::new(),
+    };
+    let draft = Question {
+        family: crate::query::family(&query).to_string(),
+        query,
+        answer: Answer::Unanswerable,
+        answerable: false,
+        choices,
+        history: Vec::new(),
+        text: String::new(),
+        ..like.clone()
+    };
+    let realizer = if like.realization.realizer.is_empty() {
+        "canonical"
+    } else {
+        like.realization.realizer.as_str()
+    };
+    crate::realize::realize(&draft, realizer, spec, scene, seed)
 }
 
 #[cfg(test)]

@@ -927,6 +927,13 @@ fn render(
                 && change.category.is_none()
                 && same_series
                 && slots.get("scope").is_none_or(|s| s.is_empty());
+            // "its" never follows a plural ("If the online sales for Lyon rose by 10%,
+            // what would its new value be?"): "the new value" reads right
+            // after any subject.
+            let plural_subject = [changed.get("series"), slots.get("measure")]
+                .into_iter()
+                .flatten()
+                .any(|m| slots::reads_plural(&m.to_lowercase()));
             extra_protected.extend(changed.values().cloned());
             s.extend(changed);
             let target_frames = if change.category.is_some() {
@@ -964,7 +971,7 @@ fn render(
             };
             // "its" after "revenue for every company" could be any company's:
             // a whole series changed takes "the new highest value".
-            let its = change_first && !asks_changed_series;
+            let its = change_first && !asks_changed_series && !plural_subject;
             let anaphor_rule = format!("{}_{key}", if its { "its" } else { "new" });
             let anaphor = ((asks_changed_cell || asks_changed_series)
                 && bank::rule(&[run.name], &anaphor_rule).is_some())

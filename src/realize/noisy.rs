@@ -37,11 +37,25 @@ const OPERATION_WORDS: &[&str] = &[
     "up", "down", "trend", "best", "worst", "than", "over", "under", "next", "previous",
 ];
 
+/// Words naming what is asked for or how to give it ("the source", "the
+/// tick labels", "legend entries", "round to the nearest whole number"): an
+/// outside reader found a typo there ("souurce", "lable", "ronud") as
+/// unnatural as one in an operation word, though a slip elsewhere read as
+/// a person's.
+const ASKED_FOR_WORDS: &[&str] = &[
+    "sourc", "label", "tick", "legend", "entr", "titl", "subtitl", "note", "axis", "axes", "numb",
+    "round", "nearest", "whole", "decimal", "interval", "step", "option", "choic",
+];
+
 fn carries_operation(token: &str) -> bool {
     let word = core(token).to_lowercase();
-    OPERATION_WORDS
-        .iter()
-        .any(|w| word == *w || (w.len() >= 4 && word.starts_with(w)))
+    // "x-axis", "year-on-year": each part on its own.
+    word.split('-').any(|part| {
+        OPERATION_WORDS
+            .iter()
+            .chain(ASKED_FOR_WORDS)
+            .any(|w| part == *w || (w.len() >= 4 && part.starts_with(w)))
+    })
 }
 
 fn habit(bank: &Bank, rng: &mut Xoshiro256PlusPlus, name: &str) -> bool {
@@ -237,8 +251,17 @@ mod tests {
         ] {
             assert!(carries_operation(w), "{w}");
         }
-        for w in ["value", "chart", "label"] {
+        for w in ["value", "chart", "revenue"] {
             assert!(!carries_operation(w), "{w}");
+        }
+    }
+
+    #[test]
+    fn what_is_asked_for_keeps_its_spelling() {
+        for w in [
+            "source?", "labels", "entries", "round", "nearest", "number", "title", "x-axis",
+        ] {
+            assert!(carries_operation(w), "{w}");
         }
     }
 }

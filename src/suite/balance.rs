@@ -21,14 +21,10 @@ pub(super) struct Balance {
     letters: BTreeMap<(&'static str, char), u64>,
     axes: BTreeMap<String, u64>,
     severities: BTreeMap<(String, u8), u64>,
-    /// Questions selected so far, and how many of them are unanswerable.
-    selected: u64,
-    unanswerable: u64,
-    /// Unanswerable questions selected per type, so they spread over the
-    /// types as the answerable ones do and no type gives them away.
-    unanswerable_types: BTreeMap<QuestionType, u64>,
-    /// The same per family.
-    unanswerable_families: BTreeMap<String, u64>,
+    /// Questions about data selected so far (descriptive ones aside), and
+    /// how many of them were made unanswerable.
+    data_questions: u64,
+    made_unanswerable: u64,
     /// True and false claims selected per family, so no family's claims
     /// lean one way.
     claims: BTreeMap<(String, bool), u64>,
@@ -104,53 +100,15 @@ impl Balance {
         (seed::derive(self.seed, &["balance", what]) % 1000) as f64 / 1000.0
     }
 
-    /// Sort key of a candidate (lower is picked first): unanswerable target of
-    /// this slot, type quota, for an unanswerable pick how rarely questions
-    /// of its shape have an unanswerable form, answer balance (polarity,
-    /// letter), family quota.
-    fn key(
-        &self,
-        q: &Question,
-        want_unanswerable: bool,
-        config: &SuiteConfig,
-    ) -> (f64, f64, f64, f64, f64) {
-        let u = if q.answerable == want_unanswerable {
-            1.0
-        } else {
-            0.0
-        };
-        // An unanswerable question goes to the type, and then the family,
-        // whose questions are least often unanswerable so far: unanswerable
-        // questions then make the same share of every type and family, so
-        // neither the type nor the family's words tell.
-        let unanswerable_pick = want_unanswerable && !q.answerable;
-        fn share_or_count<K: Ord>(
-            unanswerable_pick: bool,
-            unanswerable: &BTreeMap<K, u64>,
-            all: &BTreeMap<K, u64>,
-            key: &K,
-            w: f64,
-        ) -> f64 {
-            let asked = *all.get(key).unwrap_or(&0);
-            if unanswerable_pick {
-                let u = *unanswerable.get(key).unwrap_or(&0);
-                (u as f64 + 1.0) / (asked as f64 + 1.0) * pressure(0, w)
-            } else {
-                pressure(asked, w)
-            }
-        }
-        let t = share_or_count(
-            unanswerable_pick,
-            &self.unanswerable_types,
-            &self.types,
-            &q.question_type,
+    /// Sort key of a candidate (lower is picked first): type quota, answer
+    /// balance (polarity, letter), family quota.
+    fn key(&self, q: &Question, config: &SuiteConfig) -> (f64, f64, f64) {
+        let t = pressure(
+            *self.types.get(&q.question_type).unwrap_or(&0),
             weight(&config.quotas.question_type, q.question_type.name()),
         );
-        let f = share_or_count(
-            unanswerable_pick,
-            &self.unanswerable_families,
-            &self.families,
-            &q.family,
+        let f = pressure(
+            *self.families.get(&q.family).unwrap_or(&0),
             weight(&config.quotas.family, &q.family),
         );
         // A claim's truth is evened per family (here within the table, and
@@ -161,19 +119,7 @@ impl Balance {
             Answer::TrueFalse { .. } => self.claim_pressure(q),
             _ => self.answer_pressure(ORIGINAL, &q.answer),
         };
-        // A table selects about one unanswerable question, so the shares
-        // above mostly tie at its first pick. Taking the candidate whose kind
-        // of question least often has an unanswerable form (an absent
-        // element before a whole series before a category) spreads them over
-        // the suite as the answerable ones are; left to the pool's order,
-        // nearly all went to questions naming a category, and the words
-        // "the difference" or "in 2018" told.
-        let r = if unanswerable_pick {
-            f64::from(crate::questions::unanswerable_rarity(&q.query))
-        } else {
-            0.0
-        };
-        (u, t, r, p, f)
+        (t, p, f)
     }
 
     /// How over-used this truth value already is among the family's claims.
@@ -213,21 +159,31 @@ impl Balance {
     }
 
     fn count(&mut self, q: &Question) {
-        self.selected += 1;
-        self.unanswerable += u64::from(!q.answerable);
-        if !q.answerable {
-            *self.unanswerable_types.entry(q.question_type).or_default() += 1;
-            *self
-                .unanswerable_families
-                .entry(q.family.clone())
-                .or_default() += 1;
-        }
         if let Answer::TrueFalse { value } = q.answer {
             *self.claims.entry((q.family.clone(), value)).or_default() += 1;
         }
         *self.types.entry(q.question_type).or_default() += 1;
         *self.families.entry(q.family.clone()).or_default() += 1;
         self.count_answer(ORIGINAL, &q.answer);
+    }
+
+    /// Takes back the answer `count` recorded for a question that was then
+    /// made unanswerable (it has no truth or letter left to balance).
+    fn uncount_answer(&mut self, q: &Question) {
+        let take = |n: Option<&mut u64>| {
+            if let Some(n) = n {
+                *n = n.saturating_sub(1);
+            }
+        };
+        match &q.answer {
+            Answer::TrueFalse { value } => {
+                take(self.claims.get_mut(&(q.family.clone(), *value)));
+                take(self.polarity.get_mut(&(ORIGINAL, "true_false", *value)));
+            }
+            Answer::YesNo { value } => take(self.polarity.get_mut(&(ORIGINAL, "yes_no", *value))),
+            Answer::Choice { letter, .. } => take(self.letters.get_mut(&(ORIGINAL, *letter))),
+            _ => {}
+        }
     }
 
     pub(super) fn count_answer(&mut self, set: &'static str, answer: &Answer) {
@@ -246,47 +202,95 @@ impl Balance {
         }
     }
 
-    /// Greedy balanced choice of `n` questions among the candidates.
+    /// Greedy balanced choice of `n` questions among the candidates, then
+    /// which of them are asked about something the chart does not show.
+    ///
+    /// Answerability is decided after the choice, by a seeded draw over the
+    /// chosen questions about data: each is as likely to be made
+    /// unanswerable (by `unanswerable_form`) as any other, whatever its type,
+    /// family or wording, so none of these tells. Chosen while choosing
+    /// (an unanswerable candidate preferred for a slot), they went to
+    /// whichever kind of question the table had asked most so far: 6% of
+    /// conversations against 30% of multiple-choice items on default suites.
+    /// A descriptive question is unanswerable as the generator asked it
+    /// (of an element the chart does not draw), at its own measured rate.
     pub(super) fn select(
         &mut self,
         mut pool: Vec<Question>,
         n: usize,
         chart_id: &str,
         config: &SuiteConfig,
+        unanswerable_form: impl Fn(&Question, u64) -> Option<Question>,
     ) -> Vec<Question> {
         let mut out = Vec::new();
         while out.len() < n && !pool.is_empty() {
-            // A slot asks for an unanswerable question while the table is
-            // below its share; a chart without an unanswerable candidate leaves
-            // the debt to the next one, so the share holds over the suite. The
-            // seeded offset moves where each table rounds.
-            let share = config.unanswerable_share.clamp(0.0, 1.0);
-            let want_unanswerable = share > 0.0
-                && (self.unanswerable as f64)
-                    < share * (self.selected as f64 + 1.0) - 0.5
-                        + self.offset(&format!("unanswerable{chart_id}"));
             let (best, key) = pool
                 .iter()
                 .enumerate()
-                .map(|(i, q)| (i, self.key(q, want_unanswerable, config)))
+                .map(|(i, q)| (i, self.key(q, config)))
                 .min_by(|a, b| {
                     let (x, y) = (a.1, b.1);
                     x.0.total_cmp(&y.0)
                         .then(x.1.total_cmp(&y.1))
                         .then(x.2.total_cmp(&y.2))
-                        .then(x.3.total_cmp(&y.3))
-                        .then(x.4.total_cmp(&y.4))
                         .then(a.0.cmp(&b.0))
                 })
                 .expect("pool is not empty");
-            if !(key.1.is_finite() && key.4.is_finite()) {
+            if !(key.0.is_finite() && key.2.is_finite()) {
                 break;
             }
             let q = pool.remove(best);
             self.count(&q);
             out.push(q);
         }
+        self.make_unanswerable(&mut out, chart_id, config, unanswerable_form);
         out
+    }
+
+    /// Turns as many of `chosen` unanswerable as the table owes (its share
+    /// of the questions about data chosen so far, rounded at a seeded point
+    /// so the share holds in expectation), trying them in a seeded order; a
+    /// question without an unanswerable form passes the turn to the next,
+    /// and a chart without any leaves the debt to the table's next chart.
+    fn make_unanswerable(
+        &mut self,
+        chosen: &mut [Question],
+        chart_id: &str,
+        config: &SuiteConfig,
+        unanswerable_form: impl Fn(&Question, u64) -> Option<Question>,
+    ) {
+        let about_data =
+            |q: &Question| q.answerable && q.question_type != QuestionType::Descriptive;
+        self.data_questions += chosen.iter().filter(|q| about_data(q)).count() as u64;
+        let share = config.unanswerable_share.clamp(0.0, 1.0);
+        let owed =
+            (share * self.data_questions as f64 + self.offset("unanswerable")).floor() as u64;
+        let mut order: Vec<usize> = (0..chosen.len())
+            .filter(|i| about_data(&chosen[*i]))
+            .collect();
+        order.sort_by_key(|i| seed::derive(self.seed, &["unanswerable", chart_id, &i.to_string()]));
+        for i in order {
+            if self.made_unanswerable >= owed {
+                break;
+            }
+            let form_seed =
+                seed::derive(self.seed, &["unanswerable form", chart_id, &i.to_string()]);
+            if let Some(u) = unanswerable_form(&chosen[i], form_seed) {
+                self.uncount_answer(&chosen[i]);
+                chosen[i] = u;
+                self.made_unanswerable += 1;
+            }
+        }
+    }
+
+    /// `axis`' configured share among `axes` (equal shares without quotas).
+    pub(super) fn axis_share(&self, axis: &str, axes: &[&str], config: &SuiteConfig) -> f64 {
+        let total: f64 = axes.iter().map(|a| weight(&config.quotas.axis, a)).sum();
+        if total > 0.0 {
+            (weight(&config.quotas.axis, axis) / total).clamp(0.0, 1.0)
+        } else {
+            0.0
+        }
     }
 
     /// Axes ordered by how much they are owed; ties broken by a seeded rotation.

@@ -555,10 +555,9 @@ impl Env<'_> {
             count: config.questions_per_chart * config.oversample.max(1),
             types: config.question_types.clone(),
             families: config.families.clone(),
-            // Candidates over-represent unanswerable questions (not every
-            // chart yields one); `select` then keeps the configured share.
-            unanswerable_share: (config.unanswerable_share * 2.5)
-                .clamp(config.unanswerable_share, 0.9),
+            // `select` makes its share of the chosen questions unanswerable
+            // after choosing them, so candidates about data are answerable.
+            unanswerable_share: 0.0,
             ..QuestionOptions::default()
         };
         // Only readable candidates compete, so an unreadable one is replaced
@@ -577,7 +576,17 @@ impl Env<'_> {
                     }
                 })
                 .collect();
-        balance.select(candidates, config.questions_per_chart, &chart.id, config)
+        let unanswerable_form = |q: &Question, seed: u64| {
+            questions::unanswerable_variant(q, &chart.spec, &chart.scene, seed)
+                .filter(|u| self.unreadable(u, chart, &[]).is_none())
+        };
+        balance.select(
+            candidates,
+            config.questions_per_chart,
+            &chart.id,
+            config,
+            unanswerable_form,
+        )
     }
 
     /// The `i`th chosen question of `chart` as an original item, if kept.

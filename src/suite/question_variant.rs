@@ -16,16 +16,6 @@ use rand::RngExt;
 /// Seeded draws a question variant gets to offer the verdict its set needs.
 const POLAR_DRAWS: u8 = 3;
 
-/// How often the unanswerable rewording is tried on a question naming a
-/// category: about 8 in 10 such questions have one (another category of the
-/// same kind), against about 5 in 10 whole-series questions (another series
-/// or measure). Tried every time, the set's unanswerable items were nearly
-/// all category questions (34% of them against 17% of the rest on default
-/// suites) and the words "the difference" told; at this rate each try
-/// succeeds about as often whatever the question, so the items the axis is
-/// owed fall on every kind alike.
-const CATEGORY_UNANSWERABLE_TRIES: f64 = 0.6;
-
 impl Env<'_> {
     fn question_axes(&self) -> Vec<&'static str> {
         let mut seen = HashSet::new();
@@ -50,6 +40,25 @@ impl Env<'_> {
         block: &mut Block,
     ) -> Option<(Question, Applied)> {
         let axes = balance.axes_in_order(&self.question_axes(), self.config, item_seed);
+        // The unanswerable twin is drawn per item at its axis' configured
+        // share, whatever the question, and tried first when drawn. Owed by
+        // turns like the other axes, it went to the questions the other axes
+        // could not take (a what-if has no what-if form, a question about
+        // the chart no absent twin): 37% of the set's what-ifs were
+        // unanswerable against 14% of its conversations.
+        let unanswerable = perturb::registry::UNANSWERABLE.axis;
+        let axes: Vec<&'static str> = if axes.len() > 1 && axes.contains(&unanswerable) {
+            let share = balance.axis_share(unanswerable, &axes, self.config);
+            let drawn = seed::rng(item_seed, &[unanswerable, "drawn"]).random_bool(share);
+            let others = axes.iter().copied().filter(|a| *a != unanswerable);
+            if drawn {
+                std::iter::once(unanswerable).chain(others).collect()
+            } else {
+                others.collect()
+            }
+        } else {
+            axes
+        };
         for axis in axes {
             let names: Vec<&'static str> = self
                 .question_perts
@@ -59,13 +68,6 @@ impl Env<'_> {
                 .collect();
             for name in shuffled(&names, seed::derive(item_seed, &[axis])) {
                 let info = perturb::question::info(name)?;
-                if name == perturb::registry::UNANSWERABLE.name
-                    && crate::questions::unanswerable_rarity(&q.query) == 2
-                    && !seed::rng(item_seed, &[name, "category"])
-                        .random_bool(CATEGORY_UNANSWERABLE_TRIES)
-                {
-                    continue;
-                }
                 let severity =
                     balance.severity(name, self.config, seed::derive(item_seed, &[name]));
                 // Fact checks and yes/no reformats take the verdict this set

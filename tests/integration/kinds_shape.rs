@@ -540,10 +540,27 @@ fn synthesized_suites_of_the_shape_kinds_are_answered_by_oracle_and_reader() {
             || q.get("base").is_some_and(zero_threshold)
     }
     assert!(asked("diverging_bar", &|i| zero_threshold(&i["query"])));
-    assert!(
-        asked("dumbbell", &|i| i["family"] == "max_gap")
-            || asked("slope", &|i| i["family"] == "max_gap")
-    );
+    // A dumbbell's largest gap is one family among twenty in the default
+    // mix, so a suite of this size may or may not draw it; asked for, a
+    // pair table drawn as a dumbbell has it.
+    if !(asked("dumbbell", &|i| i["family"] == "max_gap")
+        || asked("slope", &|i| i["family"] == "max_gap"))
+    {
+        let pair = tables.join("synth-0000-pair.csv");
+        let out = run_ok(bin().arg("ask").arg(&pair).args([
+            "--kind",
+            "dumbbell",
+            "--families",
+            "max_gap",
+            "-n",
+            "5",
+            "--jsonl",
+        ]));
+        assert!(
+            out.lines().any(|l| l.contains("\"family\":\"max_gap\"")),
+            "no largest gap asked of a dumbbell: {out}"
+        );
+    }
 }
 
 #[test]

@@ -1877,7 +1877,9 @@ fn distractors_are_readable_and_of_the_right_kind() {
             }
         }
     }
-    assert!(checked > 100, "{checked}");
+    // Claims about the chart's furniture (the axis label here) are not
+    // made, so only the label's options count among the descriptive ones.
+    assert!(checked > 60, "{checked}");
 }
 
 fn canonical_question(

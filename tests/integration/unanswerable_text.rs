@@ -5,16 +5,15 @@
 //! never straddle training and testing — written here, independently of the
 //! generator, on a default suite of about 2,000 items.
 //!
-//! The goal is an AUC of 0.60; docs/questions.md says why the suite is not
-//! there yet (tick questions have an absent form only on charts without that
-//! axis; multiple-choice items lean unanswerable; a measure invented for a
-//! one-measure chart recurs in unanswerable items only). The bound below is
-//! a ratchet at today's level, so a change that makes unanswerable items
-//! easier to spot fails.
+//! The bound is the goal, an AUC of 0.60: answerability is drawn after
+//! the questions are chosen, so type, family and wording do not tell.
+//! docs/questions.md lists what still tells on other seeds (the
+//! modified-question set is unanswerable more often than the others; tick
+//! questions have no unanswerable twin).
 
 use std::collections::HashMap;
 
-const AUC_CEILING: f64 = 0.64;
+const AUC_CEILING: f64 = 0.60;
 
 fn text_of(item: &serde_json::Value) -> String {
     let mut parts: Vec<&str> = item["history"]
@@ -171,6 +170,28 @@ fn the_text_alone_hardly_tells_unanswerable_items() {
                 unanswerable * 2 < answerable + unanswerable,
                 "{family}: {unanswerable} of {} unanswerable",
                 answerable + unanswerable
+            );
+        }
+    }
+    // Answerability is drawn after the questions are chosen, so every type
+    // of question about data is unanswerable about as often (at the
+    // configured 10 %); drawn while choosing, multiple-choice originals were
+    // 29–31 % unanswerable and conversations 6 %.
+    let mut types: HashMap<&str, [usize; 2]> = HashMap::new();
+    for (item, l) in items.iter().zip(&labels) {
+        let ty = item["question_type"].as_str().unwrap();
+        if item["set"] == "original" && ty != "descriptive" {
+            types.entry(ty).or_default()[usize::from(*l)] += 1;
+        }
+    }
+    assert!(types.len() >= 4, "{types:?}");
+    for (ty, [answerable, unanswerable]) in &types {
+        let n = answerable + unanswerable;
+        if n >= 50 {
+            let share = *unanswerable as f64 / n as f64;
+            assert!(
+                (0.02..=0.2).contains(&share),
+                "{ty}: {unanswerable} of {n} originals unanswerable"
             );
         }
     }
