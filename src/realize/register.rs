@@ -51,16 +51,12 @@ pub(super) fn apply(
     let grammar = &bank("register").grammar;
     let leads = grammar.get(&format!("{style}_lead"))?;
     let tails = grammar.get(&format!("{style}_tail"))?;
-    // Opener, closer or (casual: "Hey, … Thanks!") both; stacked
-    // politeness reads stilted. A question ending in a rounding instruction
-    // only opens.
+    // An opener or a closer, never both: an outside reader found "Hey, is
+    // it true that … ? Cheers!" stilted where either alone read as a
+    // person's. A question ending in a rounding instruction only opens.
     let instructed = text.contains("Round to");
-    let (lead, tail) = match run.rng.random_range(0..3) {
-        _ if instructed => (true, false),
-        0 => (true, false),
-        1 => (false, true),
-        _ => (true, style == "casual"),
-    };
+    let lead = instructed || run.rng.random_bool(0.5);
+    let tail = !lead;
     run.id.push(format!("register.{style}"));
     let mut out = text.to_string();
     if style == "casual" && run.rng.random_bool(0.5) {

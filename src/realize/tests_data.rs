@@ -861,3 +861,25 @@ fn no_single_typo_dominates_noisy_wordings() {
     let all: usize = kinds.values().sum();
     assert!(most * 2 < all, "{kinds:?}");
 }
+
+/// A register twin has an opener or a closer, never both ("Hey, is it true
+/// that … ? Cheers!" read stilted), and both kinds occur.
+#[test]
+fn register_adds_one_pleasantry() {
+    let charts = charts(&fixture_tables(), 1, 30);
+    let (mut openers, mut closers) = (0, 0);
+    for chart in &charts {
+        for q in &chart.questions {
+            for seed in 0..3u64 {
+                let Some(r) = realize(q, "register", &chart.spec, &chart.scene, seed) else {
+                    continue;
+                };
+                let has = |kind: &str| r.realization.transforms.iter().any(|t| t.ends_with(kind));
+                assert!(!(has(":opener") && has(":closer")), "{}", r.text);
+                openers += usize::from(has(":opener"));
+                closers += usize::from(has(":closer"));
+            }
+        }
+    }
+    assert!(openers > 10 && closers > 10, "{openers} {closers}");
+}
