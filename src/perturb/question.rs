@@ -164,6 +164,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn unanswerable_twins_are_worded_by_the_default_paraphrase_realizers() {
+        use super::super::registry::{OPT_IN, PARAPHRASES};
+        let mut defaults: Vec<&str> = PARAPHRASES
+            .iter()
+            .filter(|(name, _, _)| !OPT_IN.contains(name))
+            .map(|(_, _, realizer)| *realizer)
+            .collect();
+        let mut wordings = super::UNANSWERABLE_WORDINGS.to_vec();
+        defaults.sort_unstable();
+        wordings.sort_unstable();
+        assert_eq!(wordings, defaults);
+    }
+
+    #[test]
     fn a_word_replaced_in_place_is_no_new_sentence_shape() {
         let q = "What is the highest tick label on the y-axis?";
         assert!(words_swapped_in_place(

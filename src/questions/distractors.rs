@@ -389,15 +389,13 @@ pub fn distractors(
             .map(|k| value * k)
             .filter(|v| *v > 0.0)
             .map(|v| {
+                // One more decimal than the truth, trailing zeros dropped.
                 let places = *decimals + 1;
-                let scale = |d: u8| (v * 10f64.powi(i32::from(d))).round();
-                // The fewest decimals that print the same step.
-                let needed = (0..places)
-                    .find(|d| scale(*d) * 10f64.powi(i32::from(places - d)) == scale(places))
-                    .unwrap_or(places);
+                let scale = 10f64.powi(i32::from(places));
+                let rounded = (v * scale).round() / scale;
                 display_answer(&Answer::Number {
                     value: v,
-                    decimals: needed,
+                    decimals: crate::realize::slots::decimals_of(rounded).min(places),
                     unit: unit.clone(),
                 })
             })

@@ -170,35 +170,35 @@ impl Balance {
     /// Takes back the answer `count` recorded for a question that was then
     /// made unanswerable (it has no truth or letter left to balance).
     fn uncount_answer(&mut self, q: &Question) {
-        let take = |n: Option<&mut u64>| {
-            if let Some(n) = n {
-                *n = n.saturating_sub(1);
-            }
-        };
-        match &q.answer {
-            Answer::TrueFalse { value } => {
-                take(self.claims.get_mut(&(q.family.clone(), *value)));
-                take(self.polarity.get_mut(&(ORIGINAL, "true_false", *value)));
-            }
-            Answer::YesNo { value } => take(self.polarity.get_mut(&(ORIGINAL, "yes_no", *value))),
-            Answer::Choice { letter, .. } => take(self.letters.get_mut(&(ORIGINAL, *letter))),
-            _ => {}
+        if let Answer::TrueFalse { value } = q.answer {
+            let n = self.claims.entry((q.family.clone(), value)).or_default();
+            *n = n.saturating_sub(1);
+        }
+        if let Some(n) = self.answer_tally(ORIGINAL, &q.answer) {
+            *n = n.saturating_sub(1);
         }
     }
 
     pub(super) fn count_answer(&mut self, set: &'static str, answer: &Answer) {
+        if let Some(n) = self.answer_tally(set, answer) {
+            *n += 1;
+        }
+    }
+
+    /// The counter of `answer`'s polarity or letter in `set` (None for
+    /// answers that are not balanced).
+    fn answer_tally(&mut self, set: &'static str, answer: &Answer) -> Option<&mut u64> {
         match answer {
             Answer::YesNo { value } => {
-                *self.polarity.entry((set, "yes_no", *value)).or_default() += 1
+                Some(self.polarity.entry((set, "yes_no", *value)).or_default())
             }
-            Answer::TrueFalse { value } => {
-                *self
-                    .polarity
+            Answer::TrueFalse { value } => Some(
+                self.polarity
                     .entry((set, "true_false", *value))
-                    .or_default() += 1
-            }
-            Answer::Choice { letter, .. } => *self.letters.entry((set, *letter)).or_default() += 1,
-            _ => {}
+                    .or_default(),
+            ),
+            Answer::Choice { letter, .. } => Some(self.letters.entry((set, *letter)).or_default()),
+            _ => None,
         }
     }
 
@@ -284,7 +284,7 @@ impl Balance {
     }
 
     /// `axis`' configured share among `axes` (equal shares without quotas).
-    pub(super) fn axis_share(&self, axis: &str, axes: &[&str], config: &SuiteConfig) -> f64 {
+    pub(super) fn axis_share(axis: &str, axes: &[&str], config: &SuiteConfig) -> f64 {
         let total: f64 = axes.iter().map(|a| weight(&config.quotas.axis, a)).sum();
         if total > 0.0 {
             (weight(&config.quotas.axis, axis) / total).clamp(0.0, 1.0)

@@ -48,7 +48,7 @@ impl Env<'_> {
         // unanswerable against 14% of its conversations.
         let unanswerable = perturb::registry::UNANSWERABLE.axis;
         let axes: Vec<&'static str> = if axes.len() > 1 && axes.contains(&unanswerable) {
-            let share = balance.axis_share(unanswerable, &axes, self.config);
+            let share = Balance::axis_share(unanswerable, &axes, self.config);
             let drawn = seed::rng(item_seed, &[unanswerable, "drawn"]).random_bool(share);
             let others = axes.iter().copied().filter(|a| *a != unanswerable);
             if drawn {
