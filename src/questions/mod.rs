@@ -515,10 +515,33 @@ fn to_fact(
             answer,
         )?,
     };
+    // A person states 622, not 622.0: the claim is judged by its value.
+    let claim = match answer {
+        Answer::Number { .. } => without_trailing_zeros(&claim),
+        _ => claim,
+    };
     Some(Query::FactCheck {
         base: Box::new(base.clone()),
         claim,
     })
+}
+
+/// "622.0" → "622", "$1,600.80" → "$1,600.8", "12.50%" → "12.5%": the
+/// number's fraction without its trailing zeros, the unit kept.
+fn without_trailing_zeros(printed: &str) -> String {
+    let Some(point) = printed.find('.') else {
+        return printed.to_string();
+    };
+    let digits_end = printed[point + 1..]
+        .find(|c: char| !c.is_ascii_digit())
+        .map_or(printed.len(), |i| point + 1 + i);
+    let fraction = printed[point + 1..digits_end].trim_end_matches('0');
+    let number_end = if fraction.is_empty() {
+        point
+    } else {
+        point + 1 + fraction.len()
+    };
+    format!("{}{}", &printed[..number_end], &printed[digits_end..])
 }
 
 /// A claim of the given truth about `base`, whose answer on the chart
@@ -1042,6 +1065,26 @@ fn opening_hints(first: &Query, base: &Query) -> bool {
         Query::ValueAt { series, .. } => same(Some(series)),
         Query::MaxValue { series, .. } | Query::MinValue { series, .. } => same(series.as_deref()),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod claim_print_tests {
+    #[test]
+    fn claims_drop_trailing_zeros_and_keep_their_unit() {
+        for (printed, said) in [
+            ("622.0", "622"),
+            ("35.60", "35.6"),
+            ("$1,600.80", "$1,600.8"),
+            ("12.50%", "12.5%"),
+            ("1.50 t", "1.5 t"),
+            ("-0.40", "-0.4"),
+            ("2,500", "2,500"),
+            ("100", "100"),
+            ("0.05", "0.05"),
+        ] {
+            assert_eq!(super::without_trailing_zeros(printed), said, "{printed}");
+        }
     }
 }
 

@@ -475,7 +475,13 @@ pub fn data_query(
             }
         }
         "percent_change" if n >= 2 => {
+            // A change runs forward in time: from the earlier period.
             let (i, j) = two(rng, n);
+            let (i, j) = if d.ordered_index() {
+                (i.min(j), i.max(j))
+            } else {
+                (i, j)
+            };
             Query::PercentChange {
                 panel,
                 series: name,

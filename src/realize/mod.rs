@@ -335,7 +335,18 @@ impl Run<'_> {
         } else {
             &self.frames.claim[..1.min(self.frames.claim.len())]
         };
-        let frame = self.pick_owned("claim", frames)?;
+        let mut frame = self.pick_owned("claim", frames)?;
+        // "The highest weekly wages are 76": a value of a plural measure
+        // takes "are" ("the number of …" and a wrapped singular measure do
+        // not).
+        let plural = if self.wrapped {
+            slots.get("be").is_some_and(|b| b == "are")
+        } else {
+            !self.counted && slots.get("series").is_some_and(|s| reads_plural(s))
+        };
+        if plural && matches!(key, "value_at" | "max_value" | "min_value") {
+            frame = frame.replace("{NP} is ", "{NP} are ");
+        }
         let mut s = slots.clone();
         s.insert("answer".into(), stated.to_string());
         let claim = capitalize(&with_np(&frame, &np, &s)?);
@@ -724,13 +735,22 @@ fn neighbour(spec: &ChartSpec, panel: usize, c1: &str, c2: &str) -> Option<&'sta
 
 type Rendered = (String, Vec<Turn>, Realization);
 
-/// Whether the panel's table holds more than one series (plotted or not), so
-/// that a series name may name one of several places or kinds rather than
-/// the measure.
-fn several_series(spec: &ChartSpec, panel: usize) -> bool {
+/// The series of the panel's table (plotted or not): among several, a
+/// series name may name one of several places or kinds rather than the
+/// measure.
+fn sibling_series(spec: &ChartSpec, panel: usize) -> Vec<String> {
     spec.panels()
         .get(panel)
-        .is_some_and(|p| p.series.len() > 1 || p.table.series.len() > 1)
+        .map(|p| {
+            let mut names: Vec<String> = p.table.series.iter().map(|c| c.name.clone()).collect();
+            for s in &p.series {
+                if !names.contains(s) {
+                    names.push(s.clone());
+                }
+            }
+            names
+        })
+        .unwrap_or_default()
 }
 
 /// Series and category names of every panel that read as words (three
@@ -824,7 +844,8 @@ fn render(
     run.counted = counted;
     let mut slots = raw.clone();
     run.id.push(key.clone());
-    run.wrapped = slots::wrap_awkward_plainly(&mut slots, several_series(spec, base.panel()), &key);
+    run.wrapped =
+        slots::wrap_awkward_plainly(&mut slots, &sibling_series(spec, base.panel()), &key);
     let mut refs = std::collections::BTreeMap::new();
     if visual {
         // A visual twin exists only where an entity is named by its look.
@@ -890,11 +911,11 @@ fn render(
                 use crate::spec::dates::IndexDates;
                 let dates = spec.panels().get(change.panel).copied();
                 let dates = dates.map_or(IndexDates::ISO, IndexDates::of_panel);
-                changed.insert("category".into(), dates.print(c));
+                changed.insert("category".into(), slots::with_article(&dates.print(c)));
             }
             let mut changed_wrapped = slots::wrap_awkward_plainly(
                 &mut changed,
-                several_series(spec, base.panel()),
+                &sibling_series(spec, base.panel()),
                 "value_at",
             );
             if visual {
@@ -1018,7 +1039,7 @@ fn render(
                 let mut tslots = traw.clone();
                 run.wrapped = slots::wrap_awkward_plainly(
                     &mut tslots,
-                    several_series(spec, turn.panel()),
+                    &sibling_series(spec, turn.panel()),
                     &tkey,
                 );
                 if visual {

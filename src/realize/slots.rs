@@ -113,7 +113,7 @@ pub fn base_slots_counted(query: &Query, spec: &ChartSpec) -> Option<(String, Sl
     let (cat_noun, cat_nouns) = category_nouns(panel);
     // A period is named as the chart prints it (`Jan 2023`, not `2023-01`).
     let dates = crate::spec::dates::IndexDates::of_panel(panel);
-    let cat = |c: &str| dates.print(c);
+    let cat = |c: &str| with_article(&dates.print(c));
     let cats = |cs: &[String]| join_and(&cs.iter().map(|c| cat(c)).collect::<Vec<_>>());
     let mut s = Slots::new();
     s.insert("cat_noun".into(), cat_noun);
@@ -122,9 +122,31 @@ pub fn base_slots_counted(query: &Query, spec: &ChartSpec) -> Option<(String, Sl
         panel.table.index.ctype,
         crate::ir::ColumnType::Year | crate::ir::ColumnType::Date
     );
+    // "on 2009-07-29" for days, "in 2009" for longer periods.
+    let days = temporal && {
+        use chrono::Datelike;
+        let labels = panel.table.category_labels();
+        let periods: Vec<_> = labels
+            .iter()
+            .map(|l| crate::spec::dates::Period::from_label(l))
+            .collect();
+        periods
+            .iter()
+            .all(|p| matches!(p, Some(crate::spec::dates::Period::Day(_))))
+            && periods
+                .iter()
+                .any(|p| matches!(p, Some(crate::spec::dates::Period::Day(d)) if d.day() != 1))
+    };
+    // A cell "in 2009", "in Chile", "on 2009-07-29".
+    s.insert("in_cat".into(), if days { "on" } else { "in" }.into());
     s.insert(
         "cat_prep".into(),
-        if temporal { "in" } else { "for" }.into(),
+        match (temporal, days) {
+            (true, true) => "on",
+            (true, false) => "in",
+            _ => "for",
+        }
+        .into(),
     );
     s.insert("cat_nouns".into(), cat_nouns);
     let mut put = |k: &str, v: &str| {
@@ -363,7 +385,22 @@ pub fn base_slots_counted(query: &Query, spec: &ChartSpec) -> Option<(String, Sl
         .map(|name| format_of(panel, name))
         .unwrap_or_default();
     // "Number of visitors" is singular already.
-    let plural_measure = reads_plural(&measure) && !measure.starts_with("number of ");
+    // "The average average house price" says the aggregate twice.
+    let aggregate_key = matches!(key.as_str(), "sum" | "mean" | "median" | "top_mean");
+    // A series named by an aggregate ("Total employment") is the measure
+    // itself: "the average value for total employment", not "the average
+    // number of people for total employment".
+    let series_aggregate = SERIES_KEYS.iter().any(|k| {
+        s.get(*k).is_some_and(|n| {
+            let n = n.to_lowercase();
+            AGGREGATE_WORDS.iter().any(|w| n.starts_with(w))
+        })
+    });
+    if series_aggregate || aggregate_key && AGGREGATE_WORDS.iter().any(|w| measure.starts_with(w)) {
+        measure = "value".to_string();
+    }
+    let plural_measure =
+        (reads_plural(&measure) || measure == "people") && !measure.starts_with("number of ");
     let counted_measure = plural_measure && counts_things(panel, "", &measure_format);
     if counted_measure {
         measure = format!("number of {measure}");
@@ -385,6 +422,17 @@ pub fn base_slots_counted(query: &Query, spec: &ChartSpec) -> Option<(String, Sl
         };
         s.insert("whole".into(), whole);
     }
+    // "have a share above 15%", "have sales above $500": one value each.
+    let article = match s.get("series") {
+        // "have miles per gallon above 24": a rate per unit takes none.
+        Some(series)
+            if !reads_plural(series) && !mass_noun(series) && !series.contains(" per ") =>
+        {
+            "a "
+        }
+        _ => "",
+    };
+    s.insert("series_article".into(), article.into());
     Some((key, s, counted))
 }
 
@@ -417,7 +465,9 @@ pub fn shown_series(panel: &PanelSpec, spec: &ChartSpec, series: &str) -> String
     {
         return series.to_string();
     }
-    match panel.y_label.as_deref().map(without_unit) {
+    match value_axis_title(panel).map(without_unit) {
+        // "US$ per gallon" names no measure: "the value" is what is seen.
+        Some(axis) if names_only_a_unit(axis) => "value".to_string(),
         Some(axis) if !axis.is_empty() => axis.to_string(),
         // Slices print their share of the whole: that is what a pie shows.
         _ if panel.kind.is_circular() => "share".to_string(),
@@ -440,7 +490,23 @@ pub fn spoken_series(panel: &PanelSpec, spec: &ChartSpec, series: &str) -> Strin
     if short.len() < v.len() && same_bare <= 1 {
         v = short.to_string();
     }
+    if led_by_a_preposition(&v) {
+        // "Below poverty line" is a legend's label, not a noun: asked as
+        // "the Below poverty line value", as the key prints it.
+        return format!("{v} value");
+    }
     common_noun_lowercase(&v).unwrap_or(v)
+}
+
+/// A label whose first word places it rather than names it ("Below poverty
+/// line", "Over 65 and alone"): no noun phrase after "the".
+fn led_by_a_preposition(name: &str) -> bool {
+    const PLACING: [&str; 9] = [
+        "below", "above", "under", "over", "within", "without", "between", "after", "before",
+    ];
+    let mut words = name.split_whitespace();
+    let first = words.next().unwrap_or("").to_lowercase();
+    words.next().is_some() && PLACING.contains(&first.as_str()) && awkward_kind(name).is_none()
 }
 
 /// `key` ("is"/"are" agreeing with a plural or not) and its capitalised
@@ -459,7 +525,7 @@ fn counts_things(panel: &PanelSpec, name: &str, format: &NumberFormat) -> bool {
     let money_words = [
         "$", "€", "£", "¥", "dollar", "euro", "pound", "usd", "eur", "gbp",
     ];
-    let labels = format!("{name} {}", panel.y_label.as_deref().unwrap_or("")).to_lowercase();
+    let labels = format!("{name} {}", value_axis_title(panel).unwrap_or("")).to_lowercase();
     let money_or_share = format.prefix.is_some()
         || format.suffix.as_deref().is_some_and(|x| x.contains('%'))
         || money_words.iter().any(|w| labels.contains(w));
@@ -480,22 +546,51 @@ fn counts_things(panel: &PanelSpec, name: &str, format: &NumberFormat) -> bool {
     !money_or_share && !measured
 }
 
+/// An axis title that names the unit, not what is measured ("US$ per
+/// gallon", "Index points", "Million therms"): "What is the US$ per gallon
+/// for 2010?" is not a question.
+fn names_only_a_unit(title: &str) -> bool {
+    let lower = title.trim().to_lowercase();
+    let first = lower.split_whitespace().next().unwrap_or("");
+    const LEADS: [&str; 11] = [
+        "us$", "$", "€", "£", "¥", "usd", "eur", "thousand", "million", "billion", "percent",
+    ];
+    LEADS.contains(&first)
+        || first.starts_with(['$', '€', '£', '¥'])
+        || UNIT_NOUNS.contains(&lower.as_str())
+        || UNIT_NOUNS.contains(&first) && lower.split_whitespace().count() <= 2
+        || lower.starts_with("index")
+}
+
+/// The title of the axis values are read along: x on horizontal bars.
+fn value_axis_title(panel: &PanelSpec) -> Option<&str> {
+    if panel.kind.is_horizontal() {
+        panel.x_label.as_deref()
+    } else {
+        panel.y_label.as_deref()
+    }
+}
+
+fn category_axis_title(panel: &PanelSpec) -> Option<&str> {
+    if panel.kind.is_horizontal() {
+        panel.y_label.as_deref()
+    } else {
+        panel.x_label.as_deref()
+    }
+}
+
 /// What the value axis measures, as a question names it beside a series
 /// named like a group ("the share for Email in Somalia", "the population for
 /// 2017"): the axis title without its unit when it reads as a singular
 /// common noun phrase of at most four words, else "value".
 pub fn measure_of(panel: &PanelSpec) -> String {
-    panel
-        .y_label
-        .as_deref()
+    value_axis_title(panel)
         .map(without_unit)
         // Some kinds title their category axis here ("Age group").
         .filter(|m| {
             !panel.series.iter().any(|s| s.eq_ignore_ascii_case(m))
                 && !panel.table.index.name.trim().eq_ignore_ascii_case(m)
-                && !panel
-                    .x_label
-                    .as_deref()
+                && !category_axis_title(panel)
                     .is_some_and(|x| without_unit(x).eq_ignore_ascii_case(m))
         })
         .and_then(|m| {
@@ -507,23 +602,158 @@ pub fn measure_of(panel: &PanelSpec) -> String {
             if acronym || calendar {
                 Some(m.to_string())
             } else {
-                common_noun_lowercase(m)
+                common_noun_lowercase(m).or_else(|| counted_axis_noun(m))
             }
         })
+        .map(|m| per_head_as_rate(&m).unwrap_or(m))
         .filter(|m| {
             let words: Vec<&str> = m.split_whitespace().collect();
             // "Thousand tonnes", "Million therms" are units, not measures.
             const UNIT_WORDS: [&str; 5] = ["thousand", "million", "billion", "percent", "index"];
             words.len() <= 4
                 && !UNIT_WORDS.contains(&words[0].to_lowercase().as_str())
-                && !AGGREGATE_WORDS
-                    .iter()
-                    .any(|w| m.to_lowercase().starts_with(w))
+                && !UNIT_NOUNS.contains(&m.to_lowercase().as_str())
+                // "Arrests per 100,000".
                 && m.chars()
-                    .all(|c| c.is_alphanumeric() || c == ' ' || c == '-')
+                    .all(|c| c.is_alphanumeric() || c == ' ' || c == '-' || c == ',')
         })
         .unwrap_or_else(|| "value".to_string())
 }
+
+/// A place whose name takes "the" in a sentence ("for the United States",
+/// "between the Philippines and Bermuda", "the Cook Islands"), with it.
+pub fn with_article(name: &str) -> String {
+    const PLURAL_OR_TITLED: [&str; 6] = [
+        "Republic",
+        "Federation",
+        "Kingdom",
+        "Islands",
+        "Emirates",
+        "Territory",
+    ];
+    const NAMED: [&str; 10] = [
+        "Netherlands",
+        "Philippines",
+        "Bahamas",
+        "Gambia",
+        "Maldives",
+        "Seychelles",
+        "Comoros",
+        "Holy See",
+        "Isle of Man",
+        "Vatican",
+    ];
+    let words: Vec<&str> = name.split_whitespace().collect();
+    let united = words.first() == Some(&"United")
+        && words
+            .get(1)
+            .is_some_and(|w| ["States", "Kingdom", "Arab", "Republic"].contains(w));
+    let titled = words.len() >= 2 && words.iter().any(|w| PLURAL_OR_TITLED.contains(w));
+    let named = NAMED
+        .iter()
+        .any(|n| name == *n || name.starts_with(&format!("{n} ")));
+    // "Korea, Republic of", "Virgin Islands, British": list entries, left be.
+    if (united || titled || named) && !name.contains(',') && !name.starts_with("The ") {
+        format!("the {name}")
+    } else {
+        name.to_string()
+    }
+}
+
+/// A measure named by a mass noun takes no article ("have recorded crime
+/// above 250", "have revenue above $5").
+fn mass_noun(measure: &str) -> bool {
+    const MASS: [&str; 24] = [
+        "crime",
+        "rainfall",
+        "precipitation",
+        "employment",
+        "unemployment",
+        "consumption",
+        "production",
+        "inflation",
+        "revenue",
+        "spending",
+        "output",
+        "turnover",
+        "attendance",
+        "growth",
+        "traffic",
+        "investment",
+        "expenditure",
+        "demand",
+        "supply",
+        "migration",
+        "generation",
+        "enrolment",
+        "enrollment",
+        "weather",
+    ];
+    measure
+        .split_whitespace()
+        .last()
+        .is_some_and(|w| MASS.contains(&w.to_lowercase().as_str()))
+}
+
+/// "Deaths per 1000" as people say it: "death rate" ("the deaths per 1000
+/// for Urban Male" reads as a pasted column name).
+fn per_head_as_rate(measure: &str) -> Option<String> {
+    let (head, _) = measure.split_once(" per ")?;
+    let singular = head.strip_suffix('s')?;
+    let one_word = !singular.is_empty() && singular.chars().all(|c| c.is_ascii_lowercase());
+    // "Miles per gallon", "Units per euro": a unit per a unit.
+    let counted = reads_plural(head) && !UNIT_NOUNS.contains(&head);
+    (one_word && counted).then(|| format!("{singular} rate"))
+}
+
+/// A value-axis title of one capitalised plural noun ("Telephones",
+/// "Penguins", "People"): the things the chart counts, though no list of
+/// measures knows the word. A unit ("Millimetres") is no measure.
+fn counted_axis_noun(title: &str) -> Option<String> {
+    let mut chars = title.chars();
+    let head = chars.next()?;
+    let lower = title.to_lowercase();
+    let word = head.is_uppercase() && chars.all(|c| c.is_ascii_lowercase());
+    (word && (reads_plural(&lower) || lower == "people") && !UNIT_NOUNS.contains(&lower.as_str()))
+        .then_some(lower)
+}
+
+/// Axis titles that name a unit, not what is measured.
+const UNIT_NOUNS: [&str; 33] = [
+    "millimetres",
+    "millimeters",
+    "centimetres",
+    "centimeters",
+    "metres",
+    "meters",
+    "kilometres",
+    "kilometers",
+    "miles",
+    "grams",
+    "kilograms",
+    "tonnes",
+    "tons",
+    "pounds",
+    "dollars",
+    "euros",
+    "shillings",
+    "pence",
+    "points",
+    "degrees",
+    "hours",
+    "minutes",
+    "seconds",
+    "days",
+    "weeks",
+    "months",
+    "years",
+    "units",
+    "litres",
+    "liters",
+    "gallons",
+    "acres",
+    "hectares",
+];
 
 /// Whether a measure named in lower case is a plural ("sales", "job
 /// vacancies", "deals closed"): a word of it ends in a plural "s".
@@ -535,8 +765,29 @@ pub fn reads_plural(series: &str) -> bool {
     let plural = |w: &&str| {
         w.len() > 3 && w.ends_with('s') && !["ss", "us", "is", "'s"].iter().any(|e| w.ends_with(e))
     };
-    words.first().is_some_and(plural) || words.last().is_some_and(plural)
+    // The head noun is the last word ("job vacancies"), or the first when
+    // what follows qualifies it ("deals closed", "smokers with cancer");
+    // "savings ratio" is one ratio.
+    let qualified =
+        |w: &&str| w.ends_with("ed") || w.ends_with("en") || QUALIFYING_WORDS.contains(w);
+    // "Miles per gallon" is one rate: a unit per a unit.
+    let unit = |w: &&str| UNIT_NOUNS.contains(w);
+    words.last().is_some_and(plural)
+        || words.first().is_some_and(|w| {
+            plural(w)
+                && words
+                    .get(1)
+                    .is_some_and(|q| qualified(q) && !(*q == "per" && unit(w)))
+        })
 }
+
+/// Words after a plural head that qualify it ("deaths per 1000", "medals
+/// won"): prepositions and irregular participles.
+const QUALIFYING_WORDS: [&str; 24] = [
+    "per", "in", "of", "from", "with", "without", "at", "by", "for", "under", "over", "aged",
+    "won", "sold", "held", "lost", "made", "built", "paid", "spent", "kept", "bought", "caught",
+    "found",
+];
 
 /// Words a measure named by an aggregate starts with ("Average price").
 const AGGREGATE_WORDS: [&str; 5] = ["average ", "mean ", "median ", "total ", "sum "];
@@ -671,9 +922,16 @@ pub fn common_noun_lowercase(name: &str) -> Option<String> {
     let head = chars.next()?;
     // "Single-parent households", "Non-smokers without cancer".
     let tail_lower = chars.all(|c| c == '-' || c.is_alphabetic() && c.is_lowercase());
+    // "Seasonally adjusted CO2": an acronym keeps its capitals.
+    let acronym = |w: &str| {
+        w.len() >= 2
+            && w.chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+            && w.chars().any(|c| c.is_ascii_uppercase())
+    };
     let rest_lower = rest
         .iter()
-        .all(|w| w.chars().all(|c| !c.is_alphabetic() || c.is_lowercase()));
+        .all(|w| acronym(w) || w.chars().all(|c| !c.is_alphabetic() || c.is_lowercase()));
     (head.is_uppercase() && tail_lower && rest_lower && !names_an_entity(name))
         .then(|| head.to_lowercase().collect::<String>() + &name[head.len_utf8()..])
 }
@@ -793,8 +1051,13 @@ pub fn ordinal(n: usize) -> String {
 /// naming an entity such as "Kerluke and Sons" or, among several series,
 /// "Brazil", or a list of kinds such as "Restaurants and hotels") cannot
 /// stand as a measure after an adjective ("the highest {series}").
-/// `several_series`: the asked panel's table holds more than one series.
-pub fn wrap_awkward_plainly(slots: &mut Slots, several_series: bool, key: &str) -> bool {
+/// `siblings`: the series of the asked panel's table. When one of several
+/// names a kind ("Theft", "Coal"), the others are kinds too ("the lowest
+/// number of offences for Violence against the person", not "the lowest
+/// violence against the person"): a legend is read one way.
+pub fn wrap_awkward_plainly(slots: &mut Slots, siblings: &[String], key: &str) -> bool {
+    let several_series = siblings.len() > 1;
+    let kin_named = several_series && siblings.iter().any(|n| names_a_kind(n));
     // Among several series "the highest Brazil" is not English (a place or
     // kind, not the measure; a table's only series is usually the measure
     // itself, "the highest Population"); nor is "the highest Restaurants and
@@ -805,7 +1068,8 @@ pub fn wrap_awkward_plainly(slots: &mut Slots, several_series: bool, key: &str) 
     let mut wrapped = SERIES_KEYS.iter().any(|k| {
         slots.get(*k).is_some_and(|n| {
             let lower = n.to_lowercase();
-            names_an_entity(n)
+            kin_named
+                || names_an_entity(n)
                 || aggregates && AGGREGATE_WORDS.iter().any(|w| lower.starts_with(w))
                 || (several_series && reads_as_a_name(n))
                 || lone_proper_noun(n)
@@ -830,7 +1094,36 @@ pub fn wrap_awkward_plainly(slots: &mut Slots, several_series: bool, key: &str) 
         slots.insert(key.into(), text);
         wrapped = true;
     }
+    // A wrapped name follows "for": "the value for the United States".
+    if wrapped {
+        for key in SERIES_KEYS {
+            if let Some(name) = slots.get(key) {
+                let named = with_article(name);
+                slots.insert(key.into(), named);
+            }
+        }
+    }
     wrapped
+}
+
+/// A series name, as printed, that names a place, firm or kind rather than
+/// a measure ("Theft", "Coal", "Brazil", "Kerluke and Sons"); an acronym
+/// ("CO2", "GDP") is a measure.
+fn names_a_kind(name: &str) -> bool {
+    // "Employees", "Sales (US$ million)": things counted or measured.
+    if !name.chars().any(char::is_lowercase)
+        || awkward_kind(name).is_some()
+        || name.contains('(')
+        || reads_plural(&name.to_lowercase())
+    {
+        return false;
+    }
+    let spoken = common_noun_lowercase(name).unwrap_or_else(|| name.to_string());
+    names_an_entity(&spoken)
+        || reads_as_a_name(&spoken)
+        || lone_proper_noun(&spoken)
+        || spoken.contains(" and ")
+        || spoken.contains(" & ")
 }
 
 /// One capitalised word left as printed (a measure word would have been
@@ -931,7 +1224,14 @@ pub fn awkward_kind(name: &str) -> Option<&'static str> {
     }
     // Age bands written with words around numbers: "18 to 24", "under 18", "65 and over".
     let lower = n.to_lowercase();
+    // A band leads with its number or its range word; "Population under 15"
+    // is a measure of a band, a noun already.
+    let leads = lower.split_whitespace().next().is_some_and(|w| {
+        w.starts_with(|c: char| c.is_ascii_digit())
+            || ["under", "over", "aged", "ages"].contains(&w)
+    });
     if digits > 0
+        && leads
         && ["to", "under", "over", "and", "plus", "years", "yrs", "aged"]
             .iter()
             .any(|w| lower.split_whitespace().any(|t| t == *w))
@@ -1008,8 +1308,110 @@ mod lowercase_tests {
     use super::common_noun_lowercase as lower;
 
     #[test]
+    fn axis_titles_of_counted_things_are_measures() {
+        for (title, measure) in [
+            ("Telephones", Some("telephones")),
+            ("Penguins", Some("penguins")),
+            ("People", Some("people")),
+            ("Millimetres", None),
+            ("Shillings", None),
+            ("Percent", None),
+            ("Fertility", None),
+        ] {
+            assert_eq!(
+                super::counted_axis_noun(title).as_deref(),
+                measure,
+                "{title}"
+            );
+        }
+    }
+
+    #[test]
+    fn labels_led_by_a_preposition_are_no_noun() {
+        for name in ["Below poverty line", "Above target", "Within budget"] {
+            assert!(super::led_by_a_preposition(name), "{name}");
+        }
+        for name in ["Under 18", "Population under 15", "Overtime", "Below"] {
+            assert!(!super::led_by_a_preposition(name), "{name}");
+        }
+        assert_eq!(
+            super::common_noun_lowercase("Seasonally adjusted CO2").as_deref(),
+            Some("seasonally adjusted CO2")
+        );
+    }
+
+    #[test]
+    fn places_that_take_the_get_it() {
+        for (name, said) in [
+            ("United States", "the United States"),
+            ("United States of America", "the United States of America"),
+            ("Russian Federation", "the Russian Federation"),
+            ("Cook Islands", "the Cook Islands"),
+            ("Philippines", "the Philippines"),
+            (
+                "Holy See (Vatican City State)",
+                "the Holy See (Vatican City State)",
+            ),
+            ("Czech Republic", "the Czech Republic"),
+            ("France", "France"),
+            ("United Airlines", "United Airlines"),
+            ("Korea, Republic of", "Korea, Republic of"),
+            ("Islands", "Islands"),
+        ] {
+            assert_eq!(super::with_article(name), said, "{name}");
+        }
+    }
+
+    #[test]
+    fn counts_per_head_are_rates() {
+        for (measure, said) in [
+            ("deaths per 1000", Some("death rate")),
+            ("arrests per 100,000", Some("arrest rate")),
+            ("miles per gallon", None),
+            ("units per euro", None),
+            ("GDP per capita", None),
+        ] {
+            assert_eq!(
+                super::per_head_as_rate(measure).as_deref(),
+                said,
+                "{measure}"
+            );
+        }
+    }
+
+    #[test]
+    fn axis_titles_that_name_a_unit_are_told() {
+        for title in [
+            "US$ per gallon",
+            "Index points",
+            "Million therms",
+            "Millimetres",
+            "Percent",
+        ] {
+            assert!(super::names_only_a_unit(title), "{title}");
+        }
+        for title in [
+            "Gas price",
+            "Sunspot number",
+            "Deaths per 1000",
+            "Population",
+            "Share price",
+        ] {
+            assert!(!super::names_only_a_unit(title), "{title}");
+        }
+    }
+
+    #[test]
     fn plural_measures_are_told() {
-        for m in ["sales", "job vacancies", "deals closed", "tourist arrivals"] {
+        for m in [
+            "sales",
+            "job vacancies",
+            "deals closed",
+            "tourist arrivals",
+            "medals won",
+            "smokers with cancer",
+            "arrests per 100,000",
+        ] {
             assert!(super::reads_plural(m), "{m}");
         }
         for m in [
@@ -1019,6 +1421,10 @@ mod lowercase_tests {
             "bus",
             "Chrome Apps",
             "analysis",
+            "savings ratio",
+            "sales revenue",
+            "miles per gallon",
+            "units per euro",
         ] {
             assert!(!super::reads_plural(m), "{m}");
         }
@@ -1086,6 +1492,8 @@ mod awkward_tests {
             ("Q3", Some("code")),
             ("12.5", Some("number")),
             ("Under 18", Some("range")),
+            ("65 and over", Some("range")),
+            ("Population under 15", None),
             ("45–54", Some("range")),
             ("2019/20", Some("year")),
             ("Zürich", None),

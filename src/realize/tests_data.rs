@@ -18,6 +18,8 @@ use crate::questions::{Question, QuestionOptions, generate};
 /// Slots the code fills somewhere (base slots, frame slots, visual and context slots).
 const KNOWN_SLOTS: &[&str] = &[
     "claim_clause",
+    "in_cat",
+    "series_article",
     "series",
     "letter",
     "a_series",

@@ -163,9 +163,12 @@ fn swapped(item: &Item, chart: &ChartRecord) -> Option<Item> {
     let Query::Compare { panel, a, b } = base.as_ref() else {
         return None;
     };
+    // Names as the wording holds them: "in the United States", so the swap
+    // never leaves "the France".
+    let named = crate::realize::slots::with_article;
     let question = match (a.series == b.series, a.category == b.category) {
-        (true, false) => swap_names(&item.question, &a.category, &b.category)?,
-        (false, true) => swap_names(&item.question, &a.series, &b.series)?,
+        (true, false) => swap_names(&item.question, &named(&a.category), &named(&b.category))?,
+        (false, true) => swap_names(&item.question, &named(&a.series), &named(&b.series))?,
         _ => return None,
     };
     let query = Query::FactCheck {

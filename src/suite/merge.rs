@@ -253,6 +253,7 @@ pub fn merge(shards: &[PathBuf], out: &Path) -> Result<(), SuiteError> {
     }
     items_out.finish()?;
     charts_out.finish()?;
+    super::distinct::distinct_wordings(out, manifests[0].seed)?;
     super::claims::balance_claims(out, manifests[0].seed)?;
     super::letters::balance_letters(out, manifests[0].seed, &mut counts)?;
     for m in &manifests {

@@ -17,6 +17,7 @@ mod claims;
 mod composition;
 mod config;
 mod direction;
+mod distinct;
 mod frame;
 mod io;
 mod letters;

@@ -1005,6 +1005,7 @@ pub fn generate(
     })?;
     writer.finish()?;
     bar.finish_and_clear();
+    super::distinct::distinct_wordings(out, config.seed)?;
     super::claims::balance_claims(out, config.seed)?;
     super::letters::balance_letters(out, config.seed, &mut counts)?;
     for (reason, n) in &summary.dropped {

@@ -87,6 +87,24 @@ fn prints_exactly(text: &str, decimals: u8) -> Result<(), String> {
     Ok(())
 }
 
+/// A claim's number: at most `decimals` places, none of them a trailing
+/// zero, and printed exactly once padded to `decimals`.
+fn states_at_most(text: &str, decimals: u8) -> Result<(), String> {
+    let b = bare(text);
+    let fraction = b.split_once('.').map_or("", |(_, f)| f);
+    if fraction.len() > usize::from(decimals) || fraction.ends_with('0') {
+        return Err(format!("{text:?} is not said at most {decimals} decimals"));
+    }
+    let padded = if decimals == 0 {
+        b.to_string()
+    } else {
+        let zeros = usize::from(decimals) - fraction.len();
+        let point = if fraction.is_empty() { "." } else { "" };
+        format!("{b}{point}{}", "0".repeat(zeros))
+    };
+    prints_exactly(&padded, decimals)
+}
+
 // ---- property: random tables printed at d decimals ----
 
 fn chart_of(columns: Vec<Vec<f64>>, decimals: u8, kind: ChartKind) -> (ChartSpec, Scene) {
@@ -177,13 +195,16 @@ proptest! {
                 if matches!(q.query.base(), Query::ValueAt { .. } | Query::Difference { .. } | Query::Spread { .. } | Query::MaxValue { .. } | Query::MinValue { .. }) {
                     prop_assert!(dec <= d, "{} asks {} decimals of a table printing {}", q.text, dec, d);
                 }
-                let mut printed: Vec<&String> = q.choices.iter().collect();
-                if let Query::FactCheck { claim, .. } = &q.query {
-                    printed.push(claim);
-                }
-                for c in printed {
+                for c in &q.choices {
                     if let Err(e) = prints_exactly(c, dec) {
                         prop_assert!(false, "{}: option {}", q.text, e);
+                    }
+                }
+                // A claim is said as a person says it, without trailing zeros
+                // ("622", not "622.0"): padded back, it prints at the decimals.
+                if let Query::FactCheck { claim, .. } = &q.query {
+                    if let Err(e) = states_at_most(claim, dec) {
+                        prop_assert!(false, "{}: claim {}", q.text, e);
                     }
                 }
             }

@@ -59,3 +59,4 @@ mod synth;
 mod tables;
 mod time_axis;
 mod unanswerable_text;
+mod wording_variety;
