@@ -23,6 +23,9 @@ pub struct PanelData {
     pub series: Vec<SeriesData>,
     /// Table series that exist but are not drawn ("series not shown").
     pub hidden: Vec<String>,
+    /// The value axis' title ("Homicide rate", "Percent"): what the series
+    /// measure when their names are places or kinds.
+    pub value_title: Option<String>,
 }
 
 impl PanelData {
@@ -58,6 +61,11 @@ impl PanelData {
                 .filter(|c| !panel.series.contains(&c.name))
                 .map(|c| c.name.clone())
                 .collect(),
+            value_title: if panel.kind.is_horizontal() {
+                panel.x_label.clone()
+            } else {
+                panel.y_label.clone()
+            },
         }
     }
 

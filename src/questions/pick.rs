@@ -237,8 +237,20 @@ fn listable(n: usize, cat: &dyn Fn(usize) -> String) -> Vec<usize> {
 
 /// Whether a series' values add up to a quantity: counts and amounts, not
 /// medians, rates, prices or percentages (each of its own whole).
-fn summable(s: &crate::query::SeriesData) -> bool {
-    !crate::spec::mentions_non_additive(&s.name)
+/// Whether a total of the series' values is a quantity: not of rates,
+/// prices, averages or percentages, whether the series' name or the value
+/// axis' title says so ("Homicide rate" over countries, "Percent" over
+/// unemployment and inflation, "Customer rating").
+fn summable(s: &crate::query::SeriesData, value_title: Option<&str>) -> bool {
+    let says_non_additive = |text: &str| {
+        let lower = text.to_lowercase();
+        crate::spec::mentions_non_additive(text)
+            || lower.contains("percent")
+            || lower.contains('%')
+            || lower.contains("rating")
+    };
+    !says_non_additive(&s.name)
+        && !value_title.is_some_and(says_non_additive)
         && !s.format.suffix.as_deref().is_some_and(|x| x.contains('%'))
 }
 
@@ -499,7 +511,7 @@ pub fn data_query(
             }
             // A total of medians, rates or percentages of different wholes
             // is no quantity anyone asks for.
-            if family == "sum" && !whole && !summable(s) {
+            if family == "sum" && !whole && !summable(s, d.value_title.as_deref()) {
                 return None;
             }
             let categories = if whole || n >= 4 && rng.random_bool(0.3) {
@@ -722,6 +734,38 @@ mod average_tests {
 }
 
 #[cfg(test)]
+mod summable_tests {
+    use crate::ir::NumberFormat;
+    use crate::query::SeriesData;
+
+    #[test]
+    fn totals_of_rates_and_percentages_are_not_asked() {
+        let series = |name: &str| SeriesData {
+            name: name.into(),
+            values: vec![Some(1.0), Some(2.0)],
+            format: NumberFormat::default(),
+        };
+        assert!(super::summable(
+            &series("Exports"),
+            Some("Exports (US$ bn)")
+        ));
+        assert!(super::summable(
+            &series("Brazil"),
+            Some("Visitors (thousands)")
+        ));
+        for (name, title) in [
+            ("Brazil", Some("Homicide rate")),
+            ("Unemployment", Some("Percent")),
+            ("China", Some("Life expectancy (years)")),
+            ("Acme Vacuum", Some("Customer rating")),
+            ("Inflation rate", None),
+        ] {
+            assert!(!super::summable(&series(name), title), "{name} / {title:?}");
+        }
+    }
+}
+
+#[cfg(test)]
 mod uneven_time_tests {
     use crate::ir::{ChartKind, ColumnType, NumberFormat};
     use crate::query::{PanelData, SeriesData};
@@ -737,6 +781,7 @@ mod uneven_time_tests {
                 format: NumberFormat::default(),
             }],
             hidden: Vec::new(),
+            value_title: None,
         }
     }
 
