@@ -608,6 +608,24 @@ pub struct AxisSpans {
 }
 
 impl PanelSpec {
+    /// The title of the axis values are read along: x on horizontal bars.
+    pub fn value_axis_title(&self) -> Option<&str> {
+        if self.kind.is_horizontal() {
+            self.x_label.as_deref()
+        } else {
+            self.y_label.as_deref()
+        }
+    }
+
+    /// The title of the axis categories are read along.
+    pub fn category_axis_title(&self) -> Option<&str> {
+        if self.kind.is_horizontal() {
+            self.y_label.as_deref()
+        } else {
+            self.x_label.as_deref()
+        }
+    }
+
     /// The subtitle the panel prints: its own, else its table's, unless
     /// the style hides it.
     pub fn subtitle_text(&self) -> Option<&str> {

@@ -61,11 +61,7 @@ impl PanelData {
                 .filter(|c| !panel.series.contains(&c.name))
                 .map(|c| c.name.clone())
                 .collect(),
-            value_title: if panel.kind.is_horizontal() {
-                panel.x_label.clone()
-            } else {
-                panel.y_label.clone()
-            },
+            value_title: panel.value_axis_title().map(str::to_string),
         }
     }
 

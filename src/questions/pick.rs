@@ -235,8 +235,6 @@ fn listable(n: usize, cat: &dyn Fn(usize) -> String) -> Vec<usize> {
         .collect()
 }
 
-/// Whether a series' values add up to a quantity: counts and amounts, not
-/// medians, rates, prices or percentages (each of its own whole).
 /// Whether a total of the series' values is a quantity: not of rates,
 /// prices, averages or percentages, whether the series' name or the value
 /// axis' title says so ("Homicide rate" over countries, "Percent" over

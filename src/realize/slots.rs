@@ -123,20 +123,7 @@ pub fn base_slots_counted(query: &Query, spec: &ChartSpec) -> Option<(String, Sl
         crate::ir::ColumnType::Year | crate::ir::ColumnType::Date
     );
     // "on 2009-07-29" for days, "in 2009" for longer periods.
-    let days = temporal && {
-        use chrono::Datelike;
-        let labels = panel.table.category_labels();
-        let periods: Vec<_> = labels
-            .iter()
-            .map(|l| crate::spec::dates::Period::from_label(l))
-            .collect();
-        periods
-            .iter()
-            .all(|p| matches!(p, Some(crate::spec::dates::Period::Day(_))))
-            && periods
-                .iter()
-                .any(|p| matches!(p, Some(crate::spec::dates::Period::Day(d)) if d.day() != 1))
-    };
+    let days = temporal && crate::spec::dates::labels_days(&panel.table);
     // A cell "in 2009", "in Chile", "on 2009-07-29".
     s.insert("in_cat".into(), if days { "on" } else { "in" }.into());
     s.insert(
@@ -465,7 +452,7 @@ pub fn shown_series(panel: &PanelSpec, spec: &ChartSpec, series: &str) -> String
     {
         return series.to_string();
     }
-    match value_axis_title(panel).map(without_unit) {
+    match panel.value_axis_title().map(without_unit) {
         // "US$ per gallon" names no measure: "the value" is what is seen.
         Some(axis) if names_only_a_unit(axis) => "value".to_string(),
         Some(axis) if !axis.is_empty() => axis.to_string(),
@@ -525,7 +512,7 @@ fn counts_things(panel: &PanelSpec, name: &str, format: &NumberFormat) -> bool {
     let money_words = [
         "$", "€", "£", "¥", "dollar", "euro", "pound", "usd", "eur", "gbp",
     ];
-    let labels = format!("{name} {}", value_axis_title(panel).unwrap_or("")).to_lowercase();
+    let labels = format!("{name} {}", panel.value_axis_title().unwrap_or("")).to_lowercase();
     let money_or_share = format.prefix.is_some()
         || format.suffix.as_deref().is_some_and(|x| x.contains('%'))
         || money_words.iter().any(|w| labels.contains(w));
@@ -562,35 +549,20 @@ fn names_only_a_unit(title: &str) -> bool {
         || lower.starts_with("index")
 }
 
-/// The title of the axis values are read along: x on horizontal bars.
-fn value_axis_title(panel: &PanelSpec) -> Option<&str> {
-    if panel.kind.is_horizontal() {
-        panel.x_label.as_deref()
-    } else {
-        panel.y_label.as_deref()
-    }
-}
-
-fn category_axis_title(panel: &PanelSpec) -> Option<&str> {
-    if panel.kind.is_horizontal() {
-        panel.y_label.as_deref()
-    } else {
-        panel.x_label.as_deref()
-    }
-}
-
 /// What the value axis measures, as a question names it beside a series
 /// named like a group ("the share for Email in Somalia", "the population for
 /// 2017"): the axis title without its unit when it reads as a singular
 /// common noun phrase of at most four words, else "value".
 pub fn measure_of(panel: &PanelSpec) -> String {
-    value_axis_title(panel)
+    panel
+        .value_axis_title()
         .map(without_unit)
         // Some kinds title their category axis here ("Age group").
         .filter(|m| {
             !panel.series.iter().any(|s| s.eq_ignore_ascii_case(m))
                 && !panel.table.index.name.trim().eq_ignore_ascii_case(m)
-                && !category_axis_title(panel)
+                && !panel
+                    .category_axis_title()
                     .is_some_and(|x| without_unit(x).eq_ignore_ascii_case(m))
         })
         .and_then(|m| {
@@ -1069,13 +1041,9 @@ pub fn wrap_awkward_plainly(slots: &mut Slots, siblings: &[String], key: &str) -
         slots.get(*k).is_some_and(|n| {
             let lower = n.to_lowercase();
             kin_named
-                || names_an_entity(n)
+                || names_a_place_or_kind(n, several_series)
                 || aggregates && AGGREGATE_WORDS.iter().any(|w| lower.starts_with(w))
-                || (several_series && reads_as_a_name(n))
-                || lone_proper_noun(n)
                 || lone_group_word(n)
-                || n.contains(" and ")
-                || n.contains(" & ")
         })
     });
     for key in SERIES_KEYS {
@@ -1119,11 +1087,18 @@ fn names_a_kind(name: &str) -> bool {
         return false;
     }
     let spoken = common_noun_lowercase(name).unwrap_or_else(|| name.to_string());
-    names_an_entity(&spoken)
-        || reads_as_a_name(&spoken)
-        || lone_proper_noun(&spoken)
-        || spoken.contains(" and ")
-        || spoken.contains(" & ")
+    names_a_place_or_kind(&spoken, true)
+}
+
+/// A series name as a question speaks it that names a place, firm or kind,
+/// or a list of kinds ("Restaurants and hotels"); among several series, any
+/// name of capitalised words ("Brazil", "S&P 500").
+fn names_a_place_or_kind(name: &str, several_series: bool) -> bool {
+    names_an_entity(name)
+        || (several_series && reads_as_a_name(name))
+        || lone_proper_noun(name)
+        || name.contains(" and ")
+        || name.contains(" & ")
 }
 
 /// One capitalised word left as printed (a measure word would have been

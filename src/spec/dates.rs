@@ -209,6 +209,20 @@ pub fn names_period(printed: &str, label: &str) -> bool {
     Period::read(printed, Some(p.year())).is_some_and(|r| r.same(&p))
 }
 
+/// Whether a table's index labels are days (not months written as their
+/// first day): a cell is "on 2009-07-29", not "in".
+pub fn labels_days(table: &Table) -> bool {
+    let periods: Vec<Option<Period>> = table
+        .category_labels()
+        .iter()
+        .map(|l| Period::from_label(l))
+        .collect();
+    periods.iter().all(|p| matches!(p, Some(Period::Day(_))))
+        && periods
+            .iter()
+            .any(|p| matches!(p, Some(Period::Day(d)) if d.day() != 1))
+}
+
 /// How the labels of one table's index print in one style.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IndexDates {
