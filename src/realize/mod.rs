@@ -11,6 +11,7 @@
 //! answer would differ.
 
 pub mod bank;
+mod cell;
 mod context;
 mod grammar;
 mod lexicon;
@@ -396,6 +397,15 @@ fn embedded_clause(key: &str, template: &str) -> Option<String> {
         let (head, tail) = body.split_once(" did ")?;
         let (subject, verb) = tail.rsplit_once(" the most")?.0.rsplit_once(' ')?;
         return Some(decapitalize(&format!("{head} {subject} {verb}d the most")));
+    }
+    if matches!(key, "legend_labels" | "reference_value") {
+        // "What names does the legend list, in order" → "what names the
+        // legend lists, in order" ("what the names the legend lists is"
+        // is not English).
+        let (head, tail) = body.split_once(" does ")?;
+        let (clause, rest) = tail.split_once(',').unwrap_or((tail, ""));
+        let sep = if rest.is_empty() { "" } else { "," };
+        return Some(decapitalize(&format!("{head} {clause}s{sep}{rest}")));
     }
     None
 }
@@ -913,6 +923,12 @@ fn render(
                 let dates = dates.map_or(IndexDates::ISO, IndexDates::of_panel);
                 changed.insert("category".into(), slots::with_article(&dates.print(c)));
             }
+            // The changed cell is said with the question's measure.
+            for k in ["measure", "in_cat", "cat_prep", "cat_noun"] {
+                if let Some(v) = slots.get(k) {
+                    changed.insert(k.into(), v.clone());
+                }
+            }
             let mut changed_wrapped = slots::wrap_awkward_plainly(
                 &mut changed,
                 &sibling_series(spec, base.panel()),
@@ -921,6 +937,7 @@ fn render(
             if visual {
                 // The changed cell is always drawn, so naming it plainly when it
                 // has no reference says nothing about answerability.
+                let mut referred = false;
                 if let Some(r) = refs.get(&format!("series:{}", change.series)) {
                     let r = match change.category {
                         Some(_) => visual::one_mark_of(r),
@@ -928,11 +945,16 @@ fn render(
                     };
                     changed.insert("series".into(), r);
                     changed_wrapped = true;
+                    referred = true;
                 }
                 if let Some(c) = &change.category
                     && let Some(r) = refs.get(&format!("category:{c}"))
                 {
                     changed.insert("category".into(), r.clone());
+                    referred = true;
+                }
+                if referred {
+                    cell::phrase_referred(&mut changed);
                 }
             }
             // "If Revenue in 2019 rose 10%, what would the new value be?":
@@ -1485,5 +1507,30 @@ mod tests {
             });
             assert!(covered, "{family}");
         }
+    }
+}
+
+#[cfg(test)]
+mod embedded_clause_tests {
+    use super::embedded_clause;
+
+    #[test]
+    fn a_question_about_what_the_legend_or_a_line_shows_embeds_with_its_verb() {
+        assert_eq!(
+            embedded_clause(
+                "legend_labels",
+                "What names does the legend list, in order?"
+            )
+            .as_deref(),
+            Some("what names the legend lists, in order")
+        );
+        assert_eq!(
+            embedded_clause(
+                "reference_value",
+                "What value does the dashed reference line mark?"
+            )
+            .as_deref(),
+            Some("what value the dashed reference line marks")
+        );
     }
 }

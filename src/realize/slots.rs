@@ -111,30 +111,37 @@ pub fn base_slots_counted(query: &Query, spec: &ChartSpec) -> Option<(String, Sl
         .copied()
         .or(panels.first().copied())?;
     let (cat_noun, cat_nouns) = category_nouns(panel);
+    // An index titled "Year" holding plain numbers ("1637") is a period too.
+    let titled_a_period = ["year", "month", "quarter", "week", "day"].contains(&cat_noun.as_str());
     // A period is named as the chart prints it (`Jan 2023`, not `2023-01`).
     let dates = crate::spec::dates::IndexDates::of_panel(panel);
     let cat = |c: &str| with_article(&dates.print(c));
     let cats = |cs: &[String]| join_and(&cs.iter().map(|c| cat(c)).collect::<Vec<_>>());
     let mut s = Slots::new();
-    s.insert("cat_noun".into(), cat_noun);
     // "And in 2019?" but "And for Maiya Stark?", "higher for Acme than for …".
-    let temporal = matches!(
-        panel.table.index.ctype,
-        crate::ir::ColumnType::Year | crate::ir::ColumnType::Date
-    );
+    let temporal = titled_a_period
+        || matches!(
+            panel.table.index.ctype,
+            crate::ir::ColumnType::Year | crate::ir::ColumnType::Date
+        );
     // "on 2009-07-29" for days, "in 2009" for longer periods.
     let days = temporal && crate::spec::dates::labels_days(&panel.table);
     // A cell "in 2009", "in Chile", "on 2009-07-29".
-    s.insert("in_cat".into(), if days { "on" } else { "in" }.into());
+    let on = days || cat_noun == "island";
+    s.insert("in_cat".into(), if on { "on" } else { "in" }.into());
     s.insert(
         "cat_prep".into(),
         match (temporal, days) {
             (true, true) => "on",
             (true, false) => "in",
+            // "higher in Kentucky than in Maine", "on Biscoe".
+            _ if cat_noun == "island" => "on",
+            _ if super::cell::PLACE_NOUNS.contains(&cat_noun.as_str()) => "in",
             _ => "for",
         }
         .into(),
     );
+    s.insert("cat_noun".into(), cat_noun);
     s.insert("cat_nouns".into(), cat_nouns);
     let mut put = |k: &str, v: &str| {
         s.insert(k.into(), v.into());
@@ -394,6 +401,7 @@ pub fn base_slots_counted(query: &Query, spec: &ChartSpec) -> Option<(String, Sl
     }
     insert_be(&mut s, "be", plural_measure && !counted_measure);
     s.insert("measure".into(), measure);
+    super::cell::phrase_plainly(&mut s);
     if key.starts_with("share") {
         // "What percentage of the total is Email?" when the slices are
         // shares already ("percentage of share" says nothing), else "of
@@ -744,6 +752,10 @@ pub fn reads_plural(series: &str) -> bool {
         |w: &&str| w.ends_with("ed") || w.ends_with("en") || QUALIFYING_WORDS.contains(w);
     // "Miles per gallon" is one rate: a unit per a unit.
     let unit = |w: &&str| UNIT_NOUNS.contains(w);
+    // "share of households" is one share: the head stands before "of".
+    if let Some(at) = words.iter().position(|w| *w == "of").filter(|at| *at > 0) {
+        return plural(&words[at - 1]);
+    }
     words.last().is_some_and(plural)
         || words.first().is_some_and(|w| {
             plural(w)
@@ -1028,6 +1040,15 @@ pub fn ordinal(n: usize) -> String {
 /// number of offences for Violence against the person", not "the lowest
 /// violence against the person"): a legend is read one way.
 pub fn wrap_awkward_plainly(slots: &mut Slots, siblings: &[String], key: &str) -> bool {
+    let asked_series = slots.get("series").cloned();
+    let wrapped = wrap_series_names(slots, siblings, key);
+    if let Some(series) = asked_series {
+        super::cell::phrase(slots, &series, key);
+    }
+    wrapped
+}
+
+fn wrap_series_names(slots: &mut Slots, siblings: &[String], key: &str) -> bool {
     let several_series = siblings.len() > 1;
     let kin_named = several_series && siblings.iter().any(|n| names_a_kind(n));
     // Among several series "the highest Brazil" is not English (a place or
@@ -1386,6 +1407,7 @@ mod lowercase_tests {
             "medals won",
             "smokers with cancer",
             "arrests per 100,000",
+            "deaths of infants",
         ] {
             assert!(super::reads_plural(m), "{m}");
         }
@@ -1400,6 +1422,8 @@ mod lowercase_tests {
             "sales revenue",
             "miles per gallon",
             "units per euro",
+            "share of households",
+            "number of people",
         ] {
             assert!(!super::reads_plural(m), "{m}");
         }

@@ -40,6 +40,8 @@ const KNOWN_SLOTS: &[&str] = &[
     "scope_in",
     "whole",
     "measure",
+    "measure_for",
+    "measured_cell",
     "be",
     "Be",
     "series_be",
@@ -210,6 +212,12 @@ fn paraphrase_templates_use_series_as_a_whole_noun_phrase() {
             continue;
         }
         for (where_, t) in all_templates(bank) {
+            // A what-if's changed cell takes this frame only when its series
+            // reads as a measure ("the population for China"); awkward
+            // names take `target_cell_awkward`.
+            if where_ == "frames.target_cell" {
+                continue;
+            }
             for key in SERIES_KEYS {
                 let slot = format!("{{{key}}}");
                 let mut rest = t.as_str();

@@ -312,6 +312,8 @@ pub fn substitute(
         done.push(format!("{key}:{how}"));
     }
     transforms.extend(done);
+    // "The GDP for the blue bars": the derived phrases take the references.
+    super::cell::phrase_referred(slots);
     Outcome::All(refs.into_iter().map(|(k, v)| (k, v.0)).collect())
 }
 
