@@ -566,6 +566,31 @@ pub(crate) fn claim_of_truth(
     }
 }
 
+/// Whether scaling a series' value by a percentage means nothing or two
+/// things: a temperature or anomaly (an arbitrary zero), or a ratio or
+/// percentage named by the series or the value axis' title.
+fn scales_without_meaning(data: &PanelData, name: &str) -> bool {
+    let title = data.value_title.as_deref().unwrap_or("");
+    [name, title].iter().any(|text| {
+        let lower = text.to_lowercase();
+        lower.contains('°')
+            || lower.split(|c: char| !c.is_alphanumeric()).any(|w| {
+                matches!(
+                    w,
+                    "temperature"
+                        | "temperatures"
+                        | "anomaly"
+                        | "celsius"
+                        | "fahrenheit"
+                        | "ratio"
+                        | "percent"
+                        | "percentage"
+                        | "pct"
+                )
+            })
+    })
+}
+
 /// Whether a series holds percentages: a "%" unit, or a name that says so.
 fn is_percentage(data: &PanelData, name: &str) -> bool {
     let lower = name.to_lowercase();
@@ -608,8 +633,9 @@ fn to_hypothetical(base: &Query, data: &PanelData, rng: &mut Xoshiro256PlusPlus)
         return None;
     };
     // "If Share rose 10%": ten per cent of itself, or ten points? A what-if
-    // on a percentage reads two ways, so none is asked.
-    if is_percentage(data, series) {
+    // on a percentage or a ratio reads two ways, so none is asked; nor on a
+    // temperature, whose zero is arbitrary ("20% colder" means nothing).
+    if is_percentage(data, series) || scales_without_meaning(data, series) {
         return None;
     }
     const PERCENTS: [f64; 8] = [10.0, 20.0, 25.0, 50.0, -10.0, -20.0, -25.0, -50.0];
@@ -706,7 +732,16 @@ fn conversation(
             if data.series.len() < 2 {
                 return None;
             }
-            let other = data.series.iter().find(|x| x.name != s)?.name.clone();
+            // "And for seasonally adjusted CO2?" answered with the same
+            // number as the turn before asks nothing new.
+            let row = data.row(&c1.category)?;
+            let first = data.series(&s)?.values.get(row).copied().flatten();
+            let other = data
+                .series
+                .iter()
+                .find(|x| x.name != s && x.values.get(row).copied().flatten() != first)?
+                .name
+                .clone();
             vec![
                 value_at(&c1),
                 Query::ValueAt {
@@ -1135,5 +1170,37 @@ mod near_miss_tests {
         let wrong = ["Adelie", "Chinstrap"].map(String::from).to_vec();
         assert_eq!(near_miss(wrong, &text).as_deref(), Some("Adelie"));
         assert_eq!(near_miss(Vec::new(), &truth), None);
+    }
+}
+
+#[cfg(test)]
+mod what_if_tests {
+    use super::{PanelData, scales_without_meaning};
+    use crate::ir::{ChartKind, ColumnType};
+
+    fn data(value_title: Option<&str>) -> PanelData {
+        PanelData {
+            kind: ChartKind::Line,
+            categories: vec!["2001".into(), "2002".into()],
+            index_type: ColumnType::Year,
+            series: Vec::new(),
+            hidden: Vec::new(),
+            value_title: value_title.map(String::from),
+        }
+    }
+
+    #[test]
+    fn temperatures_and_ratios_are_not_scaled_by_a_percentage() {
+        assert!(scales_without_meaning(
+            &data(Some("Temperature (°C)")),
+            "Vienna"
+        ));
+        assert!(scales_without_meaning(&data(None), "Temperature anomaly"));
+        assert!(scales_without_meaning(
+            &data(Some("Savings ratio")),
+            "Chile"
+        ));
+        assert!(!scales_without_meaning(&data(Some("Population")), "Chile"));
+        assert!(!scales_without_meaning(&data(None), "Revenue"));
     }
 }

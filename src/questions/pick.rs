@@ -444,6 +444,26 @@ pub fn data_query(
         // Always for a named series: over several series "the highest value"
         // leaves the reader to guess which one is meant.
         "argmax" | "argmin" | "max_value" | "min_value" => {
+            // "Which company has the lowest share?" is not answered by
+            // "Others": a remainder bucket is no company.
+            if family.starts_with("arg") {
+                let top = family == "argmax";
+                let extreme = s
+                    .values
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, v)| v.map(|v| (i, v)))
+                    .reduce(|a, b| {
+                        if (b.1 > a.1) == top && b.1 != a.1 {
+                            b
+                        } else {
+                            a
+                        }
+                    });
+                if extreme.is_some_and(|(i, _)| d.categories.get(i).is_some_and(|c| remainder(c))) {
+                    return None;
+                }
+            }
             let series = Some(name);
             match family {
                 "argmax" => Query::Argmax { panel, series },
@@ -816,5 +836,37 @@ mod threshold_tests {
         assert_eq!(roundest_between(-3.0, 4.0, 0), Some(0.0));
         assert_eq!(roundest_between(41.2, 47.9, 0), Some(45.0));
         assert_eq!(roundest_between(3.61, 3.79, 2), Some(3.7));
+    }
+}
+
+/// A category that holds what the others leave ("Others", "Rest of world",
+/// "All other"), not one of their kind.
+fn remainder(category: &str) -> bool {
+    let lower = category.trim().to_lowercase();
+    let first = lower.split_whitespace().next().unwrap_or("");
+    matches!(
+        first,
+        "other" | "others" | "remainder" | "misc" | "misc." | "miscellaneous"
+    ) || lower.starts_with("rest of ")
+        || lower.starts_with("all other")
+}
+
+#[cfg(test)]
+mod remainder_tests {
+    #[test]
+    fn remainder_buckets_are_told_from_their_kind() {
+        for c in [
+            "Others",
+            "Other",
+            "Rest of world",
+            "All other",
+            "Miscellaneous",
+            "other causes",
+        ] {
+            assert!(super::remainder(c), "{c}");
+        }
+        for c in ["Otherton", "Apple", "Restaurants"] {
+            assert!(!super::remainder(c), "{c}");
+        }
     }
 }

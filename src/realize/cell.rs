@@ -50,7 +50,8 @@ pub const PLACE_NOUNS: [&str; 17] = [
 pub fn people_group(name: &str) -> Option<String> {
     let words: Vec<&str> = name.split_whitespace().collect();
     let (last, before) = words.split_last()?;
-    if words.len() > 3 || !words.iter().all(|w| w.chars().all(char::is_alphabetic)) {
+    // "Rural Female" but not "Isle of Man".
+    if words.len() > 2 || !words.iter().all(|w| w.chars().all(char::is_alphabetic)) {
         return None;
     }
     let plural = match last.to_lowercase().as_str() {
@@ -113,12 +114,26 @@ pub fn phrase(slots: &mut Slots, asked: &str, key: &str) {
     let kind_counted = measure
         .strip_prefix("number of ")
         .is_some_and(|noun| series.to_lowercase().ends_with(&format!(" {noun}")));
+    // "total employment in 1949", not "the value for total employment in
+    // 1949": a series named by a total is its own measure.
+    let own_measure =
+        measure == "value" && series.to_lowercase().starts_with("total ") && key != "sum";
     let measure_for = if people || kind_counted {
         format!("number of {series}")
+    } else if own_measure {
+        series.clone()
     } else {
         format!("{measure} for {series}")
     };
     slots.insert(MEASURE_FOR.into(), measure_for.clone());
+    let ages = slots.get("cat_noun").is_some_and(|n| n.contains("age"));
+    if group.is_some() && ages {
+        // "the average death rate for rural females aged 65-69 and 70-74".
+        if let Some(scope) = slots.get("scope_in").and_then(|s| s.strip_prefix(" in ")) {
+            let aged = format!(" aged {scope}");
+            slots.insert("scope_in".into(), aged);
+        }
+    }
     if key != "value_at" {
         return;
     }
@@ -189,6 +204,7 @@ mod tests {
         assert_eq!(people_group("women").as_deref(), Some("women"));
         assert_eq!(people_group("Female share (%)"), None);
         assert_eq!(people_group("Manhattan"), None);
+        assert_eq!(people_group("Isle of Man"), None);
     }
 
     #[test]
@@ -257,6 +273,34 @@ mod tests {
         place[5] = ("cat_noun", "country");
         place[2] = ("category", "Chile");
         assert_eq!(cell(&place, "female"), "body mass for females in Chile");
+    }
+
+    #[test]
+    fn a_series_named_by_a_total_is_its_own_measure() {
+        let base = [
+            ("measure", "value"),
+            ("series", "total employment"),
+            ("category", "1949"),
+            ("in_cat", "in"),
+            ("cat_prep", "in"),
+            ("cat_noun", "year"),
+        ];
+        assert_eq!(cell(&base, "total employment"), "total employment in 1949");
+        let mut sum = slots(&base);
+        phrase(&mut sum, "total employment", "sum");
+        assert_eq!(sum[MEASURE_FOR], "value for total employment");
+    }
+
+    #[test]
+    fn ages_of_a_group_are_ages_over_a_scope_too() {
+        let mut s = slots(&[
+            ("measure", "death rate"),
+            ("series", "Rural Female"),
+            ("cat_noun", "age group"),
+            ("scope_in", " in 65-69 and 70-74"),
+        ]);
+        phrase(&mut s, "Rural Female", "mean");
+        assert_eq!(s["scope_in"], " aged 65-69 and 70-74");
     }
 
     #[test]

@@ -345,7 +345,12 @@ impl Run<'_> {
         } else {
             !self.counted && slots.get("series").is_some_and(|s| reads_plural(s))
         };
-        if plural && matches!(key, "value_at" | "max_value" | "min_value") {
+        if plural
+            && matches!(
+                key,
+                "value_at" | "max_value" | "min_value" | "mean" | "median"
+            )
+        {
             frame = frame.replace("{NP} is ", "{NP} are ");
         }
         let mut s = slots.clone();
@@ -919,9 +924,11 @@ fn render(
             changed.insert("series".into(), shown);
             if let Some(c) = &change.category {
                 use crate::spec::dates::IndexDates;
-                let dates = spec.panels().get(change.panel).copied();
-                let dates = dates.map_or(IndexDates::ISO, IndexDates::of_panel);
-                changed.insert("category".into(), slots::with_article(&dates.print(c)));
+                let said = match spec.panels().get(change.panel).copied() {
+                    Some(p) => slots::category_as_said(p, &IndexDates::of_panel(p), c),
+                    None => slots::with_article(c),
+                };
+                changed.insert("category".into(), said);
             }
             // The changed cell is said with the question's measure.
             for k in ["measure", "in_cat", "cat_prep", "cat_noun"] {

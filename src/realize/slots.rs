@@ -61,6 +61,41 @@ pub fn plural(word: &str) -> String {
     }
 }
 
+/// A category as a question names it: a period as the chart prints it, a
+/// month held as its first day as the month ("in May 1855"), a place with
+/// the article it takes.
+pub fn category_as_said(
+    panel: &PanelSpec,
+    dates: &crate::spec::dates::IndexDates,
+    category: &str,
+) -> String {
+    let printed = dates.print(category);
+    let spoken = (printed == category)
+        .then(|| crate::spec::dates::month_start_spoken(&panel.table, category))
+        .flatten();
+    with_article(&spoken.unwrap_or(printed))
+}
+
+/// "an obesity rate", "a unit price", "an HIV rate": by the sound the
+/// name starts with.
+pub fn indefinite_article(name: &str) -> &'static str {
+    let lower = name.to_lowercase();
+    let first_word = name.split_whitespace().next().unwrap_or("");
+    // An acronym is spelt out: "an FDI inflow", "a GDP".
+    let acronym = first_word.len() > 1 && first_word.chars().all(|c| c.is_ascii_uppercase());
+    let vowel_sound = if acronym {
+        first_word.starts_with(['A', 'E', 'F', 'H', 'I', 'L', 'M', 'N', 'O', 'R', 'S', 'X'])
+    } else {
+        let sounds_like_you = ["uni", "use", "usu", "uti", "eu", "one"]
+            .iter()
+            .any(|p| lower.starts_with(p));
+        lower.starts_with(['a', 'e', 'i', 'o', 'u']) && !sounds_like_you
+            || lower.starts_with("hour")
+            || lower.starts_with("honest")
+    };
+    if vowel_sound { "an " } else { "a " }
+}
+
 /// "A", "A and B", "A, B and C".
 pub fn join_and(items: &[String]) -> String {
     match items {
@@ -115,7 +150,7 @@ pub fn base_slots_counted(query: &Query, spec: &ChartSpec) -> Option<(String, Sl
     let titled_a_period = ["year", "month", "quarter", "week", "day"].contains(&cat_noun.as_str());
     // A period is named as the chart prints it (`Jan 2023`, not `2023-01`).
     let dates = crate::spec::dates::IndexDates::of_panel(panel);
-    let cat = |c: &str| with_article(&dates.print(c));
+    let cat = |c: &str| category_as_said(panel, &dates, c);
     let cats = |cs: &[String]| join_and(&cs.iter().map(|c| cat(c)).collect::<Vec<_>>());
     let mut s = Slots::new();
     // "And in 2019?" but "And for Maiya Stark?", "higher for Acme than for …".
@@ -423,7 +458,7 @@ pub fn base_slots_counted(query: &Query, spec: &ChartSpec) -> Option<(String, Sl
         Some(series)
             if !reads_plural(series) && !mass_noun(series) && !series.contains(" per ") =>
         {
-            "a "
+            indefinite_article(series)
         }
         _ => "",
     };
@@ -1394,6 +1429,22 @@ mod lowercase_tests {
             "Share price",
         ] {
             assert!(!super::names_only_a_unit(title), "{title}");
+        }
+    }
+
+    #[test]
+    fn the_article_follows_the_sound() {
+        for (name, article) in [
+            ("obesity rate", "an "),
+            ("share", "a "),
+            ("unit price", "a "),
+            ("unemployment rate", "an "),
+            ("hourly wage", "an "),
+            ("HIV rate", "an "),
+            ("GDP", "a "),
+            ("European share", "a "),
+        ] {
+            assert_eq!(super::indefinite_article(name), article, "{name}");
         }
     }
 

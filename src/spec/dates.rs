@@ -223,6 +223,23 @@ pub fn labels_days(table: &Table) -> bool {
             .any(|p| matches!(p, Some(Period::Day(d)) if d.day() != 1))
 }
 
+/// A month held as its first day ("1855-05-01" in a table of month
+/// starts) as people say it: "May 1855". None for other labels, or when
+/// some label of `table` is not a first of the month.
+pub fn month_start_spoken(table: &Table, label: &str) -> Option<String> {
+    let first_day = |l: &str| matches!(Period::from_label(l), Some(Period::Day(d)) if d.day() == 1);
+    let labels = table.category_labels();
+    if labels.len() < 2 || !labels.iter().all(|l| first_day(l)) {
+        return None;
+    }
+    match Period::from_label(label)? {
+        Period::Day(d) if d.day() == 1 => {
+            Some(format!("{} {}", MONTH_FULL[d.month0() as usize], d.year()))
+        }
+        _ => None,
+    }
+}
+
 /// How the labels of one table's index print in one style.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IndexDates {
@@ -348,6 +365,19 @@ mod tests {
             ColumnType::Year,
             ys.iter().map(|y| Cell::Year(*y)).collect(),
         )
+    }
+
+    #[test]
+    fn a_month_held_as_its_first_day_is_said_as_the_month() {
+        let starts = months(&["1855-04-01", "1855-05-01"]);
+        assert_eq!(
+            month_start_spoken(&starts, "1855-05-01").as_deref(),
+            Some("May 1855")
+        );
+        // Days that are not all firsts are days.
+        let days = months(&["1855-04-01", "1855-05-03"]);
+        assert_eq!(month_start_spoken(&days, "1855-04-01"), None);
+        assert_eq!(month_start_spoken(&starts, "Disease"), None);
     }
 
     #[test]
