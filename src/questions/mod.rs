@@ -701,7 +701,15 @@ fn conversation(
             b: b.clone(),
         })
     };
+    let value_of = |c: &CellRef| {
+        data.series(&c.series)
+            .zip(data.row(&c.category))
+            .and_then(|(x, r)| x.values.get(r).copied().flatten())
+    };
     let turns = match rng.random_range(0..5) {
+        // "And the year after?" answered with the number just given asks
+        // nothing new.
+        0 if value_of(&c1) == value_of(&c2) => return None,
         0 => vec![value_at(&c1), value_at(&c2)],
         // "… And what is the difference between that and the value in
         // 2019?": the other cell is named, so it can be one the chart lacks.
