@@ -178,17 +178,17 @@ fn csv_table(dir: &Path, id: &str, csv: &str, title: &str) -> Table {
 
 #[test]
 fn distractor_panels_come_from_related_tables() {
-    let dir = std::env::temp_dir().join(format!("chartstress-related-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let by_country = "Country,Value\nBrazil,3.1\nColombia,2.4\nEthiopia,1.2\nVietnam,2.9\n";
     let by_year = "Year,Value\n2019,10\n2020,12\n2021,15\n2022,11\n";
     let tables = vec![
-        csv_table(&dir, "a_target", by_country, "Coffee exports by country"),
-        csv_table(&dir, "b_rain", by_year, "Rainfall in Oslo"),
-        csv_table(&dir, "c_imports", by_country, "Coffee imports by country"),
-        csv_table(&dir, "d_cars", by_year, "Car registrations"),
-        csv_table(&dir, "e_prices", by_year, "Coffee prices"),
-        csv_table(&dir, "f_steel", by_year, "Steel output"),
+        csv_table(dir, "a_target", by_country, "Coffee exports by country"),
+        csv_table(dir, "b_rain", by_year, "Rainfall in Oslo"),
+        csv_table(dir, "c_imports", by_country, "Coffee imports by country"),
+        csv_table(dir, "d_cars", by_year, "Car registrations"),
+        csv_table(dir, "e_prices", by_year, "Coffee prices"),
+        csv_table(dir, "f_steel", by_year, "Steel output"),
     ];
     for seed in 0..8 {
         // One distractor: the closest table.
