@@ -566,17 +566,31 @@ pub(crate) fn claim_of_truth(
     }
 }
 
-/// Whether scaling a series' value by a percentage means nothing or two
-/// things: a temperature or anomaly (an arbitrary zero), or a ratio or
-/// percentage named by the series or the value axis' title.
+/// Whether "if X rose 10%" reads two ways or means nothing: a percentage
+/// ("%" unit, or "share", "rate" in the series' name: ten per cent of itself,
+/// or ten points?), a ratio or percentage named by the series or the value
+/// axis' title, or a temperature or anomaly (an arbitrary zero).
 fn scales_without_meaning(data: &PanelData, name: &str) -> bool {
+    let words = |text: &str| {
+        text.to_lowercase()
+            .split(|c: char| !c.is_alphanumeric())
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    let percent_unit = data
+        .series
+        .iter()
+        .any(|s| s.name == name && s.format.suffix.as_deref().is_some_and(|u| u.trim() == "%"));
+    let named_share = name.contains('%')
+        || words(name)
+            .iter()
+            .any(|w| matches!(w.as_str(), "share" | "rate"));
     let title = data.value_title.as_deref().unwrap_or("");
-    [name, title].iter().any(|text| {
-        let lower = text.to_lowercase();
-        lower.contains('°')
-            || lower.split(|c: char| !c.is_alphanumeric()).any(|w| {
+    let interval_or_ratio = [name, title].iter().any(|text| {
+        text.contains('°')
+            || words(text).iter().any(|w| {
                 matches!(
-                    w,
+                    w.as_str(),
                     "temperature"
                         | "temperatures"
                         | "anomaly"
@@ -588,21 +602,8 @@ fn scales_without_meaning(data: &PanelData, name: &str) -> bool {
                         | "pct"
                 )
             })
-    })
-}
-
-/// Whether a series holds percentages: a "%" unit, or a name that says so.
-fn is_percentage(data: &PanelData, name: &str) -> bool {
-    let lower = name.to_lowercase();
-    let named = lower.contains('%')
-        || lower
-            .split(|c: char| !c.is_alphanumeric())
-            .any(|w| matches!(w, "percent" | "percentage" | "share" | "rate" | "pct"));
-    named
-        || data
-            .series
-            .iter()
-            .any(|s| s.name == name && s.format.suffix.as_deref().is_some_and(|u| u.trim() == "%"))
+    });
+    percent_unit || named_share || interval_or_ratio
 }
 
 fn to_hypothetical(base: &Query, data: &PanelData, rng: &mut Xoshiro256PlusPlus) -> Option<Query> {
@@ -635,7 +636,7 @@ fn to_hypothetical(base: &Query, data: &PanelData, rng: &mut Xoshiro256PlusPlus)
     // "If Share rose 10%": ten per cent of itself, or ten points? A what-if
     // on a percentage or a ratio reads two ways, so none is asked; nor on a
     // temperature, whose zero is arbitrary ("20% colder" means nothing).
-    if is_percentage(data, series) || scales_without_meaning(data, series) {
+    if scales_without_meaning(data, series) {
         return None;
     }
     const PERCENTS: [f64; 8] = [10.0, 20.0, 25.0, 50.0, -10.0, -20.0, -25.0, -50.0];
@@ -691,20 +692,19 @@ fn conversation(
         rows[at - 1]
     };
     let (c1, c2) = (cell(&data.categories[i]), cell(&data.categories[j]));
+    let value_of = |c: &CellRef| {
+        data.series(&c.series)
+            .zip(data.row(&c.category))
+            .and_then(|(x, r)| x.values.get(r).copied().flatten())
+    };
     let positive_difference = |x: &CellRef, y: &CellRef| -> Option<Query> {
-        let vx = data.series(&x.series)?.values[data.row(&x.category)?]?;
-        let vy = data.series(&y.series)?.values[data.row(&y.category)?]?;
+        let (vx, vy) = (value_of(x)?, value_of(y)?);
         let (a, b) = if vx >= vy { (x, y) } else { (y, x) };
         Some(Query::Difference {
             panel,
             a: a.clone(),
             b: b.clone(),
         })
-    };
-    let value_of = |c: &CellRef| {
-        data.series(&c.series)
-            .zip(data.row(&c.category))
-            .and_then(|(x, r)| x.values.get(r).copied().flatten())
     };
     let turns = match rng.random_range(0..5) {
         // "And the year after?" answered with the number just given asks
@@ -742,14 +742,14 @@ fn conversation(
             }
             // "And for seasonally adjusted CO2?" answered with the same
             // number as the turn before asks nothing new.
-            let row = data.row(&c1.category)?;
-            let first = data.series(&s)?.values.get(row).copied().flatten();
-            let other = data
-                .series
-                .iter()
-                .find(|x| x.name != s && x.values.get(row).copied().flatten() != first)?
-                .name
-                .clone();
+            let first = value_of(&c1);
+            let other = data.series.iter().map(|x| x.name.clone()).find(|name| {
+                *name != s
+                    && value_of(&CellRef {
+                        series: name.clone(),
+                        category: c1.category.clone(),
+                    }) != first
+            })?;
             vec![
                 value_at(&c1),
                 Query::ValueAt {

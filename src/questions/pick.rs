@@ -454,11 +454,8 @@ pub fn data_query(
                     .enumerate()
                     .filter_map(|(i, v)| v.map(|v| (i, v)))
                     .reduce(|a, b| {
-                        if (b.1 > a.1) == top && b.1 != a.1 {
-                            b
-                        } else {
-                            a
-                        }
+                        let beats = if top { b.1 > a.1 } else { b.1 < a.1 };
+                        if beats { b } else { a }
                     });
                 if extreme.is_some_and(|(i, _)| d.categories.get(i).is_some_and(|c| remainder(c))) {
                     return None;

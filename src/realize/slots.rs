@@ -162,15 +162,18 @@ pub fn base_slots_counted(query: &Query, spec: &ChartSpec) -> Option<(String, Sl
     // "on 2009-07-29" for days, "in 2009" for longer periods.
     let days = temporal && crate::spec::dates::labels_days(&panel.table);
     // A cell "in 2009", "in Chile", "on 2009-07-29".
-    let on = days || cat_noun == "island";
-    s.insert("in_cat".into(), if on { "on" } else { "in" }.into());
+    let island = cat_noun == "island";
+    s.insert(
+        "in_cat".into(),
+        if days || island { "on" } else { "in" }.into(),
+    );
     s.insert(
         "cat_prep".into(),
         match (temporal, days) {
             (true, true) => "on",
             (true, false) => "in",
             // "higher in Kentucky than in Maine", "on Biscoe".
-            _ if cat_noun == "island" => "on",
+            _ if island => "on",
             _ if super::cell::PLACE_NOUNS.contains(&cat_noun.as_str()) => "in",
             _ => "for",
         }
