@@ -62,15 +62,18 @@ fn candidate(
         // from the robustness gap, so the rewording confounds no gap; the
         // severity ladder still runs from the closest wording to the
         // farthest.
+        // One of the wordings that can take this twin, evenly: a wording
+        // that cannot (no visual reference for it) leaves it to the others,
+        // not to the original's template alone nor to its neighbour in a list.
         let realizers = crate::realize::realizers();
-        let pick = crate::seed::derive(seed, &["unanswerable wording"]) as usize
-            % UNANSWERABLE_WORDINGS.len();
-        return match UNANSWERABLE_WORDINGS.get(pick) {
-            Some(realizer) if realizers.contains(realizer) => {
-                crate::realize::realize(&twin, realizer, spec, scene, seed).or(Some(twin))
-            }
-            _ => Some(twin),
-        };
+        let mut wordings: Vec<Question> = UNANSWERABLE_WORDINGS
+            .iter()
+            .filter(|r| realizers.contains(r))
+            .filter_map(|r| crate::realize::realize(&twin, r, spec, scene, seed))
+            .collect();
+        wordings.push(twin);
+        let pick = crate::seed::derive(seed, &["unanswerable wording"]) as usize % wordings.len();
+        return Some(wordings.swap_remove(pick));
     }
     None
 }

@@ -20,6 +20,7 @@ pub(crate) use grammar::names_word;
 mod noisy;
 mod register;
 pub mod slots;
+mod undrawn;
 mod visual;
 
 use rand::RngExt;
@@ -869,6 +870,7 @@ fn render(
             &raw,
             base,
             scene,
+            spec,
             &mut run.rng,
             &mut run.transforms,
         ) else {
@@ -1077,6 +1079,7 @@ fn render(
                         &traw,
                         turn,
                         scene,
+                        spec,
                         &mut run.rng,
                         &mut run.transforms,
                     ) {

@@ -76,6 +76,25 @@ pub fn category_as_said(
     with_article(&spoken.unwrap_or(printed))
 }
 
+/// The table's name of the category a question calls `said`, if the panel has it.
+pub fn category_named(panel: &PanelSpec, said: &str) -> Option<String> {
+    let dates = crate::spec::dates::IndexDates::of_panel(panel);
+    panel
+        .table
+        .category_labels()
+        .into_iter()
+        .find(|c| c == said || category_as_said(panel, &dates, c) == said)
+}
+
+/// The table's name of the drawn series a question calls `spoken`, if any.
+pub fn series_named(panel: &PanelSpec, spec: &ChartSpec, spoken: &str) -> Option<String> {
+    panel
+        .series
+        .iter()
+        .find(|s| s.as_str() == spoken || spoken_series(panel, spec, s) == spoken)
+        .cloned()
+}
+
 /// "an obesity rate", "a unit price", "an HIV rate": by the sound the
 /// name starts with.
 pub fn indefinite_article(name: &str) -> &'static str {
@@ -404,9 +423,7 @@ pub fn base_slots_counted(query: &Query, spec: &ChartSpec) -> Option<(String, Sl
             *v = spoken_series(panel, spec, v);
         }
     }
-    // "Is the share higher …?", "Are the sales higher …?"
-    let plural_series = s.get("series").is_some_and(|name| reads_plural(name));
-    insert_be(&mut s, "series_be", plural_series);
+    agree_with_series(&mut s);
     let mut measure = measure_of(panel);
     // A plural measure that counts things is asked for as a number ("the
     // number of deaths for Disease", not "the deaths for Disease"); one
@@ -540,6 +557,16 @@ fn led_by_a_preposition(name: &str) -> bool {
     let mut words = name.split_whitespace();
     let first = words.next().unwrap_or("").to_lowercase();
     words.next().is_some() && PLACING.contains(&first.as_str()) && awkward_kind(name).is_none()
+}
+
+/// The verbs that agree with the series named first: "Is the share higher
+/// …?", "Are the sales higher …?", "Are exports higher than imports …?",
+/// "Are the blue bars …".
+pub fn agree_with_series(s: &mut Slots) {
+    for (name, verb) in [("series", "series_be"), ("a_series", "a_series_be")] {
+        let plural = s.get(name).is_some_and(|n| reads_plural(n));
+        insert_be(s, verb, plural);
+    }
 }
 
 /// `key` ("is"/"are" agreeing with a plural or not) and its capitalised
@@ -1481,6 +1508,22 @@ mod lowercase_tests {
         ] {
             assert!(!super::reads_plural(m), "{m}");
         }
+    }
+
+    #[test]
+    fn the_verb_agrees_with_the_series_named_first() {
+        let mut s = super::Slots::new();
+        s.insert("a_series".into(), "exports".into());
+        s.insert("series".into(), "net income".into());
+        super::agree_with_series(&mut s);
+        assert_eq!(s["A_series_be"], "Are");
+        assert_eq!(s["series_be"], "is");
+        // A visual reference: one bar, or the whole series of bars.
+        s.insert("a_series".into(), "the blue bar".into());
+        s.insert("series".into(), "the blue bars".into());
+        super::agree_with_series(&mut s);
+        assert_eq!(s["a_series_be"], "is");
+        assert_eq!(s["Series_be"], "Are");
     }
 
     #[test]

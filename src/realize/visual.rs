@@ -16,7 +16,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use super::bank::bank;
 use super::slots::{SERIES_KEYS, Slots, fill, ordinal};
 use crate::ir::query::{Query, Reference};
-use crate::ir::{ChartKind, MarkKind, PanelScene, Scene};
+use crate::ir::{ChartKind, ChartSpec, MarkKind, PanelScene, Scene, Style};
 use crate::query::reference::{
     categories_in_order, category_color, category_position, extreme_category, resolve, series_color,
 };
@@ -205,18 +205,66 @@ fn category_ref(
     ))
 }
 
+/// An entity of an unanswerable question that the panel does not draw
+/// ("the purple bars", "the country shown by the teal slice"), named by a
+/// colour no mark has, as its answerable twin names a drawn one by colour.
+fn absent_ref(
+    p: &PanelScene,
+    style: &Style,
+    name: &str,
+    is_series: bool,
+    whole_series: bool,
+    slots: &Slots,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Option<(String, String)> {
+    let circular = p.kind.is_circular();
+    // Only where the drawn entities of that kind are named by colour too.
+    if is_series == circular {
+        return None;
+    }
+    // One colour per absent entity, however often (in however many turns) it is named.
+    let mut by_name = crate::seed::rng(0, &["undrawn", name]);
+    let color = super::undrawn::undrawn_color(p, style, &mut by_name)?;
+    let mut s = slots.clone();
+    s.insert("color".into(), color.clone());
+    let text = if is_series {
+        s.insert("mark".into(), series_noun(p.kind, whole_series).into());
+        fill(pick(rng, "series")?, &s)?
+    } else {
+        s.insert("mark_one".into(), mark_nouns(p.kind).1.into());
+        fill(pick(rng, "category_color")?, &s)?
+    };
+    Some((text, format!("absent_color:{color}")))
+}
+
+/// Whether anything on the panel carries `name` (a mark, a legend entry).
+fn shown(p: &PanelScene, name: &str) -> bool {
+    p.legend
+        .iter()
+        .any(|l| l.label == name || l.category.as_deref() == Some(name))
+        || p.marks
+            .iter()
+            .any(|m| m.series == name || m.category.as_deref() == Some(name))
+}
+
 /// Replaces every entity slot by a visual reference, or none of them.
-/// Transforms record each reference as `{slot}:{kind}:{params}` so tests can
-/// resolve it through the Scene.
+/// `names` holds the entities as the question says them; each is looked up
+/// in the table by that name. Transforms record each reference as
+/// `{slot}:{kind}:{params}` so tests can resolve it through the Scene.
 pub fn substitute(
     slots: &mut Slots,
     names: &Slots,
     query: &Query,
     scene: &Scene,
+    spec: &ChartSpec,
     rng: &mut Xoshiro256PlusPlus,
     transforms: &mut Vec<String>,
 ) -> Outcome {
     let Some(p) = scene.panels.iter().find(|p| p.index == query.panel()) else {
+        return Outcome::Cannot;
+    };
+    let panels = spec.panels();
+    let Some(panel_spec) = panels.get(query.panel()).copied() else {
         return Outcome::Cannot;
     };
     if UNREFERABLE_KEYS
@@ -296,10 +344,24 @@ pub fn substitute(
         let (text, how) = match refs.get(&map_key) {
             Some(found) => found.clone(),
             None => {
-                let found = if is_series {
-                    series_ref(p, name, whole_series, rng)
+                let in_table = if is_series {
+                    super::slots::series_named(panel_spec, spec, name)
                 } else {
-                    category_ref(p, name, slots, size_refs, rng)
+                    super::slots::category_named(panel_spec, name)
+                };
+                let found = match in_table {
+                    Some(drawn) if is_series => series_ref(p, &drawn, whole_series, rng),
+                    Some(drawn) => category_ref(p, &drawn, slots, size_refs, rng),
+                    None if shown(p, name) => None,
+                    None => absent_ref(
+                        p,
+                        &panel_spec.style,
+                        name,
+                        is_series,
+                        whole_series,
+                        slots,
+                        rng,
+                    ),
                 };
                 let Some(found) = found else {
                     return Outcome::Cannot;
@@ -312,8 +374,10 @@ pub fn substitute(
         done.push(format!("{key}:{how}"));
     }
     transforms.extend(done);
-    // "The GDP for the blue bars": the derived phrases take the references.
+    // "The GDP for the blue bars": the derived phrases and the verbs take
+    // the references ("Is the blue bar higher …", "Are the blue bars …").
     super::cell::phrase_referred(slots);
+    super::slots::agree_with_series(slots);
     Outcome::All(refs.into_iter().map(|(k, v)| (k, v.0)).collect())
 }
 

@@ -28,6 +28,7 @@ use std::sync::Arc;
 
 use crate::ir::{BBox, ChartKind, ChartSpec, PanelScene, PanelSpec, Scene};
 
+pub(crate) use canvas::parse_hex;
 pub use fonts::fontdb;
 pub use layout::panel_letter;
 

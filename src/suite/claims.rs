@@ -168,7 +168,14 @@ fn swapped(item: &Item, chart: &ChartRecord) -> Option<Item> {
     let named = crate::realize::slots::with_article;
     let question = match (a.series == b.series, a.category == b.category) {
         (true, false) => swap_names(&item.question, &named(&a.category), &named(&b.category))?,
-        (false, true) => swap_names(&item.question, &named(&a.series), &named(&b.series))?,
+        // "Are exports higher than the trade balance" cannot turn round
+        // without its verb.
+        (false, true)
+            if crate::realize::slots::reads_plural(&a.series)
+                == crate::realize::slots::reads_plural(&b.series) =>
+        {
+            swap_names(&item.question, &named(&a.series), &named(&b.series))?
+        }
         _ => return None,
     };
     let query = Query::FactCheck {

@@ -482,9 +482,24 @@ fn audit(
                 .collect();
             // A conversation's reference may sit in an earlier turn.
             let before = visual_words(&asked_text(origin), &colours);
-            let adds = visual_words(&asked_text(it), &colours)
+            let mut adds = visual_words(&asked_text(it), &colours)
                 .into_iter()
                 .any(|w| !before.contains(&w));
+            // An unanswerable twin names its absent entity by a colour no
+            // mark has: it is in the wording and in no mark of the scene.
+            if it["answerable"] == false {
+                let absent: Vec<String> = it["realization"]["transforms"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|t| s(t).split_once(":absent_color:").map(|x| x.1.to_string()))
+                    .collect();
+                let text = asked_text(it).to_lowercase();
+                adds |= !absent.is_empty()
+                    && absent
+                        .iter()
+                        .all(|c| text.contains(c.as_str()) && !colours.contains(c));
+            }
             if !adds {
                 fails
                     .entry("visual_twin_without_reference")
