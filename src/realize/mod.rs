@@ -923,14 +923,18 @@ fn render(
                 || change.series.clone(),
                 |p| slots::spoken_series(p, spec, &change.series),
             );
-            changed.insert("series".into(), shown);
-            if let Some(c) = &change.category {
+            changed.insert("series".into(), shown.clone());
+            // The changed cell as the question says it: the visual references
+            // are keyed by those names.
+            let said_category = change.category.as_ref().map(|c| {
                 use crate::spec::dates::IndexDates;
-                let said = match spec.panels().get(change.panel).copied() {
+                match spec.panels().get(change.panel).copied() {
                     Some(p) => slots::category_as_said(p, &IndexDates::of_panel(p), c),
                     None => slots::with_article(c),
-                };
-                changed.insert("category".into(), said);
+                }
+            });
+            if let Some(said) = &said_category {
+                changed.insert("category".into(), said.clone());
             }
             // The changed cell is said with the question's measure.
             for k in ["measure", "in_cat", "cat_prep", "cat_noun"] {
@@ -947,7 +951,7 @@ fn render(
                 // The changed cell is always drawn, so naming it plainly when it
                 // has no reference says nothing about answerability.
                 let mut referred = false;
-                if let Some(r) = refs.get(&format!("series:{}", change.series)) {
+                if let Some(r) = refs.get(&format!("series:{shown}")) {
                     let r = match change.category {
                         Some(_) => visual::one_mark_of(r),
                         None => r.clone(),
@@ -956,7 +960,7 @@ fn render(
                     changed_wrapped = true;
                     referred = true;
                 }
-                if let Some(c) = &change.category
+                if let Some(c) = &said_category
                     && let Some(r) = refs.get(&format!("category:{c}"))
                 {
                     changed.insert("category".into(), r.clone());

@@ -58,12 +58,15 @@ fn mark_nouns(kind: ChartKind) -> (&'static str, &'static str, &'static str, &'s
     }
 }
 
-fn pick(rng: &mut Xoshiro256PlusPlus, key: &str) -> Option<&'static str> {
+/// The template for `key`: one draw per question, so two entities referred
+/// to the same way read alike ("the company shown in blue … the company
+/// shown in brown", never "shown in" beside "drawn as").
+fn pick(choice: u64, key: &str) -> Option<&'static str> {
     let items = bank("visual").refs.get(key)?.all();
     if items.is_empty() {
         return None;
     }
-    Some(items[rng.random_range(0..items.len())])
+    Some(items[(choice % items.len() as u64) as usize])
 }
 
 /// "The blue bars": a series of bars or dots asked about as a whole is
@@ -92,34 +95,25 @@ fn series_ref(
     p: &PanelScene,
     name: &str,
     whole_series: bool,
-    rng: &mut Xoshiro256PlusPlus,
+    choice: u64,
 ) -> Option<(String, String)> {
-    let series_noun = series_noun(p.kind, whole_series);
-    let mut options: Vec<(String, String)> = Vec::new();
-    if let Some(color) = series_color(p, name)
-        && resolve(
-            p,
-            &Reference::Color {
-                color: color.clone(),
-            },
-        )
-        .as_deref()
-            == Some(name)
-    {
-        let mut s = Slots::new();
-        s.insert("color".into(), color.clone());
-        s.insert("mark".into(), series_noun.into());
-        if let Some(t) = pick(rng, "series").and_then(|t| fill(t, &s)) {
-            options.push((t, format!("color:{color}")));
-        }
-    }
     // No "the third series in the legend": where the legend prints the
     // name, people read the name, and only its colour is a visual cue.
-    if options.is_empty() {
+    let color = series_color(p, name)?;
+    let resolves = resolve(
+        p,
+        &Reference::Color {
+            color: color.clone(),
+        },
+    );
+    if resolves.as_deref() != Some(name) {
         return None;
     }
-    let i = rng.random_range(0..options.len());
-    Some(options.swap_remove(i))
+    let mut s = Slots::new();
+    s.insert("color".into(), color.clone());
+    s.insert("mark".into(), series_noun(p.kind, whole_series).into());
+    let text = fill(pick(choice, "series")?, &s)?;
+    Some((text, format!("color:{color}")))
 }
 
 /// Whether "the third bar from the left" counts the same whether a reader
@@ -149,7 +143,7 @@ fn category_ref(
     category: &str,
     slots: &Slots,
     size_refs: bool,
-    rng: &mut Xoshiro256PlusPlus,
+    choice: u64,
 ) -> Option<(String, String)> {
     let (_, one, big, small) = mark_nouns(p.kind);
     let mut s = slots.clone();
@@ -166,13 +160,13 @@ fn category_ref(
             } else {
                 "category_smallest"
             };
-            return Some((fill(pick(rng, key)?, &s)?, format!("extreme:{largest}")));
+            return Some((fill(pick(choice, key)?, &s)?, format!("extreme:{largest}")));
         }
     }
     if let Some(color) = category_color(p, category) {
         s.insert("color".into(), color.clone());
         return Some((
-            fill(pick(rng, "category_color")?, &s)?,
+            fill(pick(choice, "category_color")?, &s)?,
             format!("slice:{color}"),
         ));
     }
@@ -200,7 +194,7 @@ fn category_ref(
     s.insert("ordinal".into(), ordinal(position + 1));
     s.insert("position".into(), (position + 1).to_string());
     Some((
-        fill(pick(rng, key)?, &s)?,
+        fill(pick(choice, key)?, &s)?,
         format!("position:{position}:{from_end}"),
     ))
 }
@@ -215,7 +209,7 @@ fn absent_ref(
     is_series: bool,
     whole_series: bool,
     slots: &Slots,
-    rng: &mut Xoshiro256PlusPlus,
+    choice: u64,
 ) -> Option<(String, String)> {
     let circular = p.kind.is_circular();
     // Only where the drawn entities of that kind are named by colour too.
@@ -229,10 +223,10 @@ fn absent_ref(
     s.insert("color".into(), color.clone());
     let text = if is_series {
         s.insert("mark".into(), series_noun(p.kind, whole_series).into());
-        fill(pick(rng, "series")?, &s)?
+        fill(pick(choice, "series")?, &s)?
     } else {
         s.insert("mark_one".into(), mark_nouns(p.kind).1.into());
-        fill(pick(rng, "category_color")?, &s)?
+        fill(pick(choice, "category_color")?, &s)?
     };
     Some((text, format!("absent_color:{color}")))
 }
@@ -300,16 +294,17 @@ pub fn substitute(
     let size_refs = !matches!(query.base(), Query::Rank { .. } | Query::Compare { .. });
     let mut refs: BTreeMap<String, (String, String)> = BTreeMap::new();
     let mut done: Vec<String> = Vec::new();
-    // Of a chart with one series of bars or dots nobody says "the blue
-    // series": there is nothing to tell it from ("the blue line" still
-    // reads). The series keeps its name ("the Revenue of the third company
+    // Of a chart with one series of bars, dots or slices nobody says "the
+    // blue bars": there is nothing to tell them from ("the blue line" still
+    // reads). The series keeps its name ("the revenue for the third company
     // from the left"); only its categories are pointed at.
     let one_series = {
         let mut drawn: Vec<&str> = p.marks.iter().map(|m| m.series.as_str()).collect();
         drawn.sort_unstable();
         drawn.dedup();
-        drawn.len() < 2 && mark_nouns(p.kind).0 == "series"
+        drawn.len() < 2 && !matches!(mark_nouns(p.kind).0, "line" | "area" | "polygon")
     };
+    let choice: u64 = rng.random();
     if one_series && category_keys.is_empty() {
         return Outcome::Cannot;
     }
@@ -350,8 +345,8 @@ pub fn substitute(
                     super::slots::category_named(panel_spec, name)
                 };
                 let found = match in_table {
-                    Some(drawn) if is_series => series_ref(p, &drawn, whole_series, rng),
-                    Some(drawn) => category_ref(p, &drawn, slots, size_refs, rng),
+                    Some(drawn) if is_series => series_ref(p, &drawn, whole_series, choice),
+                    Some(drawn) => category_ref(p, &drawn, slots, size_refs, choice),
                     None if shown(p, name) => None,
                     None => absent_ref(
                         p,
@@ -360,7 +355,7 @@ pub fn substitute(
                         is_series,
                         whole_series,
                         slots,
-                        rng,
+                        choice,
                     ),
                 };
                 let Some(found) = found else {
