@@ -555,6 +555,26 @@ fn has_clause(np: &str) -> bool {
         .any(|w| np.contains(w))
 }
 
+/// A claim without the phrase saying where its answer is read, and that
+/// phrase as a lead for the whole question: "Using the text and the chart,
+/// is it true that the difference … is 699?", not "… between 2023 and 2009,
+/// using the text and the chart is 699?".
+fn source_lead(claim: &str) -> (String, Option<&'static str>) {
+    const SOURCES: [(&str, &str); 2] = [
+        (
+            ", using the text and the chart",
+            "Using the text and the chart",
+        ),
+        (" according to the text", "According to the text"),
+    ];
+    for (phrase, lead) in SOURCES {
+        if claim.contains(phrase) {
+            return (claim.replacen(phrase, "", 1), Some(lead));
+        }
+    }
+    (claim.to_string(), None)
+}
+
 /// Words that join a noun phrase to the next without opening a clause.
 const LINKING_WORDS: &[&str] = &[
     "of", "in", "for", "on", "at", "from", "to", "between", "and", "by", "with", "across", "along",
@@ -895,7 +915,7 @@ fn render(
             fill(&frame, &s)?
         }
         Query::FactCheck { base: _, claim } => {
-            let c = run.claim(&key, claim, &slots)?;
+            let (c, lead) = source_lead(&run.claim(&key, claim, &slots)?);
             let frame = run.pick_owned("fact", &run.frames.fact)?;
             let mut s = slots.clone();
             // A claim that opens with a measure ("Job vacancies is lower in
@@ -911,7 +931,11 @@ fn render(
             }
             s.insert("claim_clause".into(), clause);
             s.insert("claim".into(), c);
-            fill(&frame, &s)?
+            let text = fill(&frame, &s)?;
+            match lead {
+                Some(lead) => format!("{lead}, {}", decapitalize(&text)),
+                None => text,
+            }
         }
         Query::Hypothetical { base: _, change } => {
             if is_yes_no_key(&key) {
@@ -1453,6 +1477,19 @@ mod claim_clause_tests {
             claim_clause("Norway has the highest GDP."),
             "Norway has the highest GDP"
         );
+    }
+
+    #[test]
+    fn where_a_claim_is_read_leads_the_question() {
+        let (claim, lead) = super::source_lead(
+            "The difference in GDP between 2023 and 2009, using the text and the chart is 699.",
+        );
+        assert_eq!(claim, "The difference in GDP between 2023 and 2009 is 699.");
+        assert_eq!(lead, Some("Using the text and the chart"));
+        let (claim, lead) = super::source_lead("The GDP for 2023 according to the text is 5.");
+        assert_eq!(claim, "The GDP for 2023 is 5.");
+        assert_eq!(lead, Some("According to the text"));
+        assert_eq!(super::source_lead("Norway has the highest GDP.").1, None);
     }
 }
 

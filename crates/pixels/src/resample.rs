@@ -34,9 +34,13 @@ pub fn jpeg_round_trip(img: &RgbImage, quality: u8) -> Result<RgbImage, image::I
     decode_rgb(jpeg.get_ref())
 }
 
-/// PNG with fast compression and the adaptive filter: ~5× faster than the
-/// default level for about twice the size. Every PNG the tool writes (charts
-/// and perturbed images) goes through here.
+/// PNG with fast compression and the Paeth filter on every row. Every PNG
+/// the tool writes (charts and perturbed images) goes through here. Measured
+/// side by side in one process on 300 charts of a synthesized suite: the
+/// adaptive filter (all five filters tried per row) took 3.4× as long
+/// (995 ms against 289 ms) for files 4% smaller; Up and Sub were a fifth
+/// faster than Paeth but 43% larger; the default compression level took 9×
+/// as long for files about half the size.
 pub fn fast_png(
     data: &[u8],
     w: u32,
@@ -46,7 +50,7 @@ pub fn fast_png(
     use image::ImageEncoder;
     use image::codecs::png::{CompressionType, FilterType, PngEncoder};
     let mut out = Vec::with_capacity(64 * 1024);
-    PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Adaptive)
+    PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Paeth)
         .write_image(data, w, h, color)?;
     Ok(out)
 }
