@@ -246,10 +246,28 @@ fn summable(s: &crate::query::SeriesData, value_title: Option<&str>) -> bool {
             || lower.contains("percent")
             || lower.contains('%')
             || lower.contains("rating")
+            || per_other_than_time(&lower)
     };
     !says_non_additive(&s.name)
         && !value_title.is_some_and(says_non_additive)
         && !s.format.suffix.as_deref().is_some_and(|x| x.contains('%'))
+}
+
+/// A ratio of two amounts ("units per euro", "sales per store") adds up
+/// to nothing; a flow per period ("visitors per year") adds up across places.
+fn per_other_than_time(lower: &str) -> bool {
+    const PERIODS: [&str; 8] = [
+        "year", "annum", "month", "quarter", "week", "day", "hour", "minute",
+    ];
+    lower.match_indices(" per ").any(|(at, w)| {
+        let next = lower[at + w.len()..]
+            .split_whitespace()
+            .next()
+            .unwrap_or("");
+        !PERIODS
+            .iter()
+            .any(|p| next.trim_end_matches(|c: char| !c.is_alphabetic()) == *p)
+    })
 }
 
 fn subset(rng: &mut Xoshiro256PlusPlus, n: usize, k: usize) -> Vec<usize> {
@@ -768,12 +786,18 @@ mod summable_tests {
             &series("Brazil"),
             Some("Visitors (thousands)")
         ));
+        assert!(super::summable(
+            &series("Brazil"),
+            Some("Visitors per year")
+        ));
         for (name, title) in [
             ("Brazil", Some("Homicide rate")),
             ("Unemployment", Some("Percent")),
             ("China", Some("Life expectancy (years)")),
             ("Acme Vacuum", Some("Customer rating")),
             ("Inflation rate", None),
+            ("ITL", Some("Units per euro")),
+            ("North", Some("Sales per store (US$)")),
         ] {
             assert!(!super::summable(&series(name), title), "{name} / {title:?}");
         }

@@ -54,8 +54,10 @@ pub(super) fn apply(
     // An opener or a closer, never both: an outside reader found "Hey, is
     // it true that … ? Cheers!" stilted where either alone read as a
     // person's. A question ending in a rounding instruction only opens.
+    // A follow-up turn is no place for a sign-off ("And for Ondricka Inc?
+    // Thank you in advance."): a conversation opens its first turn.
     let instructed = text.contains("Round to");
-    let lead = instructed || run.rng.random_bool(0.5);
+    let lead = instructed || !history.is_empty() || run.rng.random_bool(0.5);
     let tail = !lead;
     run.id.push(format!("register.{style}"));
     let mut out = text.to_string();

@@ -90,10 +90,21 @@ fn verdict(item: &Item, truth: bool) -> Answer {
 
 /// `item` asking `claim` of the given truth instead, if the claim stands
 /// once in its wording and once after, and its chart reads it so.
+/// Whether `claim` can stand where `old` stood without changing its verb.
+fn said_alike(old: &str, claim: &str) -> bool {
+    old.contains(" then ") == claim.contains(" then ")
+}
+
 fn restated(item: &Item, old: &str, claim: &str, truth: bool, chart: &ChartRecord) -> Option<Item> {
     let Query::FactCheck { base, .. } = &item.query else {
         return None;
     };
+    // A trend said as a state ("is rising") and one said as a sequence
+    // ("increases then decreases") take different verbs: "is increases
+    // then decreases" is no sentence.
+    if !said_alike(old, claim) {
+        return None;
+    }
     let at = sole_token(&item.question, old)?;
     let mut question = item.question.clone();
     question.replace_range(at..at + old.len(), claim);
@@ -442,6 +453,13 @@ mod tests {
             swap_names("Is Asia higher than East Asia?", "Asia", "East Asia"),
             None
         );
+    }
+
+    #[test]
+    fn a_trend_said_as_a_sequence_does_not_replace_one_said_as_a_state() {
+        assert!(!said_alike("rising", "increases then decreases"));
+        assert!(said_alike("rising", "falling"));
+        assert!(said_alike("1,204", "1,310"));
     }
 
     #[test]
