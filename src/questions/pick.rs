@@ -798,6 +798,7 @@ mod summable_tests {
             ("Inflation rate", None),
             ("ITL", Some("Units per euro")),
             ("North", Some("Sales per store (US$)")),
+            ("Voter turnout", None),
         ] {
             assert!(!super::summable(&series(name), title), "{name} / {title:?}");
         }

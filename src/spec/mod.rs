@@ -373,7 +373,7 @@ fn unit_is_stated(table: &Table, series: &[&str]) -> bool {
 
 /// Words naming quantities that do not add up across series: rates, indices,
 /// averages, prices, anomalies and the like.
-const NON_ADDITIVE_WORDS: [&str; 24] = [
+const NON_ADDITIVE_WORDS: [&str; 26] = [
     "wage",
     "wages",
     "salary",
@@ -398,6 +398,9 @@ const NON_ADDITIVE_WORDS: [&str; 24] = [
     "exchange",
     "yield",
     "score",
+    // A turnout or an occupancy is a share of those who could.
+    "turnout",
+    "occupancy",
 ];
 
 /// "per 1,000 population", "per woman": a quantity relative to a population.
