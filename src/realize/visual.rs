@@ -143,6 +143,7 @@ fn category_ref(
     category: &str,
     slots: &Slots,
     size_refs: bool,
+    position_refs: bool,
     choice: u64,
 ) -> Option<(String, String)> {
     let (_, one, big, small) = mark_nouns(p.kind);
@@ -170,9 +171,12 @@ fn category_ref(
             format!("slice:{color}"),
         ));
     }
-    // A slope chart's or radar's categories are not laid out in a row.
+    // A slope chart's or radar's categories are not laid out in a row; a
+    // rank is not asked by position, which tells it on a sorted chart ("the
+    // rank of the leftmost bar").
     let order = categories_in_order(p);
-    if order.len() > 10
+    if !position_refs
+        || order.len() > 10
         || matches!(p.kind, ChartKind::Slope | ChartKind::Radar)
         || !positions_countable(p, &order)
     {
@@ -292,6 +296,7 @@ pub fn substitute(
     // "The shortest bar" says where a category ranks: a question about its
     // rank or about which of two is higher would be answered by the name.
     let size_refs = !matches!(query.base(), Query::Rank { .. } | Query::Compare { .. });
+    let position_refs = !matches!(query.base(), Query::Rank { .. });
     let mut refs: BTreeMap<String, (String, String)> = BTreeMap::new();
     let mut done: Vec<String> = Vec::new();
     // Of a chart with one series of bars, dots or slices nobody says "the
@@ -346,7 +351,7 @@ pub fn substitute(
                 };
                 let found = match in_table {
                     Some(drawn) if is_series => series_ref(p, &drawn, whole_series, choice),
-                    Some(drawn) => category_ref(p, &drawn, slots, size_refs, choice),
+                    Some(drawn) => category_ref(p, &drawn, slots, size_refs, position_refs, choice),
                     None if shown(p, name) => None,
                     None => absent_ref(
                         p,
