@@ -109,11 +109,21 @@ fn series_ref(
     if resolves.as_deref() != Some(name) {
         return None;
     }
-    let mut s = Slots::new();
-    s.insert("color".into(), color.clone());
-    s.insert("mark".into(), series_noun(p.kind, whole_series).into());
-    let text = fill(pick(choice, "series")?, &s)?;
+    let text = series_by_color(p.kind, &color, whole_series, choice)?;
     Some((text, format!("color:{color}")))
+}
+
+/// "The blue bars", "the blue line": a series named by its colour.
+fn series_by_color(
+    kind: ChartKind,
+    color: &str,
+    whole_series: bool,
+    choice: u64,
+) -> Option<String> {
+    let mut s = Slots::new();
+    s.insert("color".into(), color.into());
+    s.insert("mark".into(), series_noun(kind, whole_series).into());
+    fill(pick(choice, "series")?, &s)
 }
 
 /// Whether "the third bar from the left" counts the same whether a reader
@@ -223,12 +233,11 @@ fn absent_ref(
     // One colour per absent entity, however often (in however many turns) it is named.
     let mut by_name = crate::seed::rng(0, &["undrawn", name]);
     let color = super::undrawn::undrawn_color(p, style, &mut by_name)?;
-    let mut s = slots.clone();
-    s.insert("color".into(), color.clone());
     let text = if is_series {
-        s.insert("mark".into(), series_noun(p.kind, whole_series).into());
-        fill(pick(choice, "series")?, &s)?
+        series_by_color(p.kind, &color, whole_series, choice)?
     } else {
+        let mut s = slots.clone();
+        s.insert("color".into(), color.clone());
         s.insert("mark_one".into(), mark_nouns(p.kind).1.into());
         fill(pick(choice, "category_color")?, &s)?
     };
