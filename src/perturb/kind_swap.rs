@@ -142,8 +142,7 @@ pub fn candidates(panel: &PanelSpec) -> Vec<ChartKind> {
         // The panel's table holds the steps and their running total: bars
         // side by side (or lines over ordered steps) draw both, so every
         // answer stays on the chart.
-        // Same for error bars: the values and both bounds side by side.
-        ChartKind::Waterfall | ChartKind::ErrorBar => {
+        ChartKind::Waterfall => {
             out.push(ChartKind::GroupedBar);
             if ordered {
                 out.push(ChartKind::Line);
@@ -154,6 +153,9 @@ pub fn candidates(panel: &PanelSpec) -> Vec<ChartKind> {
         // lie flat along the bottom, so no other kind keeps every value
         // readable.
         ChartKind::DualAxis => {}
+        // An interval is drawn only as error bars: bars or lines of its
+        // bounds would chart an uncertainty as a measurement.
+        ChartKind::ErrorBar => {}
         ChartKind::Scatter | ChartKind::Bubble => {}
         // Boxes and violins draw the same groups on the same value axis
         // from the same observations: every median stays where it was.
@@ -199,6 +201,12 @@ pub fn candidates(panel: &PanelSpec) -> Vec<ChartKind> {
     if panel.series.len() <= 1 && is_bar(panel.kind) {
         out.retain(|k| !is_bar(*k));
     }
+    // A stack adds its series up: only parts of one whole are stacked,
+    // whatever kind the chart had (rates side by side are not).
+    let names: Vec<&str> = panel.series.iter().map(String::as_str).collect();
+    if !crate::spec::is_stackable(&panel.table, &names) {
+        out.retain(|k| !k.is_stacked());
+    }
     out
 }
 
@@ -239,6 +247,9 @@ impl Perturbation for KindSwap {
             ChartKind::DualAxis => {
                 Some("any other kind puts both series on one axis, where the smaller lies flat")
             }
+            ChartKind::ErrorBar => Some(
+                "an interval is drawn only as error bars: bars or lines of its bounds chart an uncertainty as a measurement",
+            ),
             ChartKind::DivergingBar => Some(
                 "one signed series: as plain or horizontal bars it draws the same bars (an orientation change at most)",
             ),
@@ -315,7 +326,13 @@ mod tests {
 
     #[test]
     fn grouped_becomes_stacked_line_or_heatmap() {
-        let spec = testing::grouped_years();
+        let mut table = testing::table(
+            "generation",
+            &[("North", &[1.0, 2.0, 3.0]), ("South", &[2.0, 1.5, 4.0])],
+            true,
+        );
+        table.meta.unit = Some("TWh".into());
+        let spec = testing::single(table, ChartKind::GroupedBar);
         let mild = KindSwap.apply_spec(&spec, 1, &ctx()).unwrap().value;
         assert_eq!(mild.panels()[0].kind, ChartKind::StackedBar);
         assert_eq!(
@@ -331,5 +348,16 @@ mod tests {
         assert_eq!(p.series, spec.panels()[0].series);
         let back = KindSwap.apply_spec(&strong, 1, &ctx()).unwrap().value;
         assert_eq!(back.panels()[0].kind, ChartKind::GroupedBar);
+    }
+
+    #[test]
+    fn rates_are_never_stacked_and_intervals_never_swapped() {
+        // Growth rates side by side stay side by side.
+        let rates = testing::grouped_years();
+        assert_eq!(
+            candidates(rates.panels()[0]),
+            [ChartKind::Line, ChartKind::Heatmap]
+        );
+        assert!(KindSwap.not_for(ChartKind::ErrorBar).is_some());
     }
 }

@@ -47,19 +47,43 @@ pub fn distractor_panels(
 
 /// "panel (b)": grids print a letter at each panel's top-left corner, and
 /// the letter is what a reader looks for. Dashboards name the chart by title.
+const ORDINALS: [&str; 8] = [
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+];
+
 pub fn panel_reference(spec: &ChartSpec, index: usize) -> String {
     match &spec.layout {
         Layout::Grid { .. } | Layout::Figure { .. } => {
             format!("panel {}", crate::render::panel_letter(index))
         }
         Layout::Dashboard { panels, .. } => {
-            let title = panels
-                .get(index)
-                .filter(|p| p.panel.style.title_placement != crate::ir::TitlePlacement::Hidden)
-                .and_then(|p| p.panel.title.clone())
-                .map(|t| format!(" titled \"{t}\""))
-                .unwrap_or_default();
-            format!("the dashboard chart{title}")
+            let shown_title = |i: usize| {
+                panels
+                    .get(i)
+                    .filter(|p| p.panel.style.title_placement != crate::ir::TitlePlacement::Hidden)
+                    .and_then(|p| p.panel.title.as_deref())
+                    .map(|t| t.trim().to_lowercase())
+                    .filter(|t| !t.is_empty())
+            };
+            // A title cites one chart only where no other chart on the page
+            // prints it: two panels titled alike would each answer.
+            let title = shown_title(index).filter(|t| {
+                (0..panels.len())
+                    .filter(|&i| shown_title(i).as_ref() == Some(t))
+                    .count()
+                    == 1
+            });
+            match (
+                title,
+                panels.get(index).and_then(|p| p.panel.title.as_deref()),
+            ) {
+                (Some(_), Some(printed)) => format!("the dashboard chart titled \"{printed}\""),
+                _ if panels.len() > 1 => format!(
+                    "the {} chart on the dashboard (counting left to right, top to bottom)",
+                    ORDINALS.get(index).copied().unwrap_or("last")
+                ),
+                _ => "the dashboard chart".to_string(),
+            }
         }
         Layout::Single { .. } => "the chart".to_string(),
     }

@@ -65,11 +65,27 @@ pub struct Intervals {
 }
 
 pub fn intervals(table: &Table) -> Option<Intervals> {
-    let numeric = super::numeric_series(table);
-    let n = table.n_rows();
-    if !(2..=MAX_GROUPS).contains(&n) {
+    if !(2..=MAX_GROUPS).contains(&table.n_rows()) {
         return None;
     }
+    recognise(table).map(|(iv, _)| iv)
+}
+
+/// A table of prices' open, high, low and close: its high and low are a
+/// range of the day, each a level of its own, not an interval of the open.
+fn is_price_range(table: &Table) -> bool {
+    let names = super::numeric_series(table);
+    names.iter().any(|s| has_word(s, &["open", "close"]))
+}
+
+/// The value with its interval and the names of the columns that hold the
+/// interval (bounds or error), at any number of rows.
+fn recognise(table: &Table) -> Option<(Intervals, Vec<String>)> {
+    if is_price_range(table) {
+        return None;
+    }
+    let numeric = super::numeric_series(table);
+    let n = table.n_rows();
     let lower: Vec<&str> = numeric
         .iter()
         .copied()
@@ -112,29 +128,49 @@ pub fn intervals(table: &Table) -> Option<Intervals> {
     if foreign_unit {
         return None;
     }
-    let rows: Vec<(f64, f64, f64)> = match (lower.as_slice(), upper.as_slice(), error.as_slice()) {
-        ([lo], [hi], _) => {
-            let (lo, hi) = (cells(lo)?, cells(hi)?);
-            (0..n).map(|r| (values[r], lo[r], hi[r])).collect()
-        }
-        ([], [], [e]) => {
-            let e = cells(e)?;
-            if e.iter().any(|x| *x < 0.0) {
-                return None;
+    let (rows, columns): (Vec<(f64, f64, f64)>, Vec<&str>) =
+        match (lower.as_slice(), upper.as_slice(), error.as_slice()) {
+            ([lo], [hi], _) => {
+                let (lo_v, hi_v) = (cells(lo)?, cells(hi)?);
+                let rows = (0..n).map(|r| (values[r], lo_v[r], hi_v[r])).collect();
+                (rows, vec![lo, hi])
             }
-            (0..n)
-                .map(|r| (values[r], values[r] - e[r], values[r] + e[r]))
-                .collect()
-        }
-        _ => return None,
-    };
+            ([], [], [e]) => {
+                let e_v = cells(e)?;
+                if e_v.iter().any(|x| *x < 0.0) {
+                    return None;
+                }
+                let rows = (0..n)
+                    .map(|r| (values[r], values[r] - e_v[r], values[r] + e_v[r]))
+                    .collect();
+                (rows, vec![e])
+            }
+            _ => return None,
+        };
     let around = rows.iter().all(|(v, lo, hi)| lo <= v && v <= hi);
     // An interval of nothing but points is not an error-bar chart.
     let some_width = rows.iter().any(|(_, lo, hi)| hi > lo);
-    (around && some_width).then(|| Intervals {
-        value: value.to_string(),
-        rows,
+    (around && some_width).then(|| {
+        let iv = Intervals {
+            value: value.to_string(),
+            rows,
+        };
+        (iv, columns.into_iter().map(str::to_string).collect())
     })
+}
+
+/// `table` without the columns that hold its value's interval (bounds or
+/// a ± error), or None when it holds none. Such columns are drawn only as
+/// error bars: as a series of their own (a second bar, a line on a second
+/// axis) they would chart an uncertainty as if it were a measurement.
+pub fn without_intervals(table: &Table) -> Option<Table> {
+    let (_, columns) = recognise(table)?;
+    let mut out = table.clone();
+    out.series.retain(|c| !columns.contains(&c.name));
+    for c in &columns {
+        out.meta.units.remove(c);
+    }
+    Some(out)
 }
 
 pub fn suits_error_bar(table: &Table) -> bool {
@@ -240,5 +276,28 @@ mod tests {
         assert!(suits_error_bar(&table(
             "Clinic,Mean cost,SE\nA,$120,4.5\nB,$135,6.0\n"
         )));
+    }
+
+    #[test]
+    fn interval_columns_are_left_out_of_other_kinds_and_price_ranges_kept() {
+        let t = table("Group,Mean,SD\nA,5.2,0.4\nB,6.0,0.25\nC,4.1,0.3\n");
+        let plain = without_intervals(&t).unwrap();
+        let names: Vec<&str> = plain.series.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["Mean"]);
+        let kinds = crate::spec::suitable_kinds(&t);
+        assert!(kinds.contains(&crate::ir::ChartKind::ErrorBar));
+        assert!(!kinds.contains(&crate::ir::ChartKind::DualAxis));
+        assert!(!kinds.contains(&crate::ir::ChartKind::GroupedBar));
+        let style = crate::spec::theme("classic").unwrap();
+        for kind in kinds
+            .iter()
+            .filter(|k| **k != crate::ir::ChartKind::ErrorBar)
+        {
+            let p = crate::spec::panel(&t, *kind, &style).unwrap();
+            assert_eq!(p.series, ["Mean"], "{kind:?}");
+        }
+        let ohlc =
+            table("Day,Open,High,Low,Close\n1,10,12,9,11\n2,11,13,10,12\n3,12,12.5,11,11.5\n");
+        assert!(without_intervals(&ohlc).is_none());
     }
 }

@@ -329,6 +329,17 @@ fn name_unit(name: &str) -> Option<String> {
         .filter(|u| !u.is_empty())
 }
 
+/// `name (unit)`, unless the name already states the unit ("Yield (t/ha)"
+/// stays as it is).
+pub(crate) fn with_unit(name: &str, unit: &str) -> String {
+    let unit = unit.trim();
+    if unit.is_empty() || name.to_lowercase().contains(&unit.to_lowercase()) {
+        name.to_string()
+    } else {
+        format!("{name} ({unit})")
+    }
+}
+
 /// Whether all series are in one unit: same printed prefix/suffix, the same
 /// unit named in their headers and the same unit given by the sidecar.
 pub(crate) fn same_unit(table: &Table, series: &[&str]) -> bool {
@@ -429,6 +440,42 @@ pub(crate) fn mentions_non_additive(text: &str) -> bool {
     })
 }
 
+/// Series named by years or dates ("1940", "1945"; "2006", "2007") are one
+/// measure at several times, not parts of one whole: a stack of them adds
+/// one year to the next.
+fn series_are_times(series: &[&str]) -> bool {
+    series.len() >= 2
+        && series.iter().all(|s| {
+            let s = s.trim();
+            crate::table::infer::parse_year(s).is_some()
+                || crate::table::infer::parse_date(s).is_some()
+        })
+}
+
+/// Quantities that belong to a place or a thing, not to a population of
+/// parts: two cities' rainfall or two species' body mass add up to nothing.
+const INTENSIVE_WORDS: [&str; 8] = [
+    "precipitation",
+    "rainfall",
+    "snowfall",
+    "sunshine",
+    "humidity",
+    "density",
+    "speed",
+    "body mass",
+];
+
+fn is_intensive(text: &str) -> bool {
+    let text = text.to_lowercase();
+    INTENSIVE_WORDS.iter().any(|w| {
+        text.match_indices(w).any(|(i, _)| {
+            let before = text[..i].chars().next_back();
+            let after = text[i + w.len()..].chars().next();
+            !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+        })
+    })
+}
+
 /// Whether per-row sums of the series are ~100 (or ~1): parts of a whole in percent.
 fn rows_sum_to_whole(table: &Table, series: &[&str]) -> bool {
     let cols: Vec<_> = series.iter().filter_map(|s| table.series(s)).collect();
@@ -493,7 +540,17 @@ pub fn is_stackable(table: &Table, series: &[&str]) -> bool {
         .chain(meta.measure.as_deref())
         .chain(meta.title.as_deref())
         .chain(meta.y_label.as_deref());
-    if texts.into_iter().any(mentions_non_additive) {
+    if texts.into_iter().any(mentions_non_additive)
+        || series_are_times(series)
+        || series
+            .iter()
+            .copied()
+            .chain(meta.unit.as_deref())
+            .chain(meta.measure.as_deref())
+            .chain(meta.title.as_deref())
+            .chain(meta.y_label.as_deref())
+            .any(is_intensive)
+    {
         return false;
     }
     let percent = series.iter().filter_map(|s| table.series(s)).any(|c| {
@@ -509,6 +566,15 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
     if stat::is_samples(table) {
         return stat::suitable(table);
     }
+    // A value with its interval: the interval is drawn only as error bars;
+    // every other kind draws the value alone.
+    if let Some(plain) = error_bar::without_intervals(table) {
+        let mut kinds = suitable_kinds(&plain);
+        if error_bar::suits_error_bar(table) {
+            kinds.push(ChartKind::ErrorBar);
+        }
+        return kinds;
+    }
     let series = numeric_series(table);
     if series.is_empty() || table.n_rows() == 0 {
         return Vec::new();
@@ -523,12 +589,15 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
     let multi = series.len() >= 2;
     let shared_axis = multi && is_commensurable(table, &series);
     let stackable = is_stackable(table, &series);
+    // Bars side by side need room: six countries over fifty years is three
+    // hundred slivers, which no one draws (a line chart shows them).
+    let bars_fit = table.n_rows() * series.len().min(12) <= GROUPED_BARS_MAX;
     if is_ordered_index(table) {
         if !multi || shared_axis {
             kinds.push(Line);
         }
         if multi {
-            if shared_axis {
+            if shared_axis && bars_fit {
                 kinds.push(GroupedBar);
             }
             if stackable {
@@ -560,12 +629,16 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
             kinds.extend([Bar, HorizontalBar]);
         }
     } else if multi {
-        kinds.push(GroupedBar);
+        if bars_fit {
+            kinds.push(GroupedBar);
+        }
         if stackable {
             kinds.push(StackedBar);
         }
         kinds.push(HorizontalBar);
-        if table.index.ctype == ColumnType::Text && table.n_rows() >= 3 {
+        // Two like series read against each other (2008 against 2009); the
+        // first two of ten income brackets are an arbitrary pair.
+        if table.index.ctype == ColumnType::Text && table.n_rows() >= 3 && series.len() == 2 {
             kinds.push(Scatter);
         }
     } else if long_labels {
@@ -583,7 +656,9 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
     if kinds.contains(&StackedBar) && shares_table(table, &series).is_some() {
         kinds.push(PercentStackedBar);
     }
-    if kinds.contains(&Bar) {
+    // A lollipop compares a few categories; dozens of stems over a time
+    // run are a line's job.
+    if kinds.contains(&Bar) && table.n_rows() <= LOLLIPOP_MAX {
         kinds.push(Lollipop);
     }
     if waterfall::suits_waterfall(table) {
@@ -600,6 +675,12 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
     }
     kinds
 }
+
+/// Most bars a grouped bar chart draws (categories × series).
+pub const GROUPED_BARS_MAX: usize = 72;
+
+/// Most categories a lollipop chart draws.
+pub const LOLLIPOP_MAX: usize = 24;
 
 /// Most rows or columns a heatmap draws: past this its cells are too small
 /// to print their values.
@@ -711,6 +792,11 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
         return stat::panel(table, kind, style);
     }
     validate_style(style)?;
+    if kind != ChartKind::ErrorBar
+        && let Some(plain) = error_bar::without_intervals(table)
+    {
+        return panel(&plain, kind, style);
+    }
     let err = |message: &str| SpecError::Table {
         table: table.id.clone(),
         message: message.into(),
@@ -890,7 +976,7 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
             let picked = series.len() == 1 && numeric.len() > 1;
             let y = if picked {
                 Some(match &meta.unit {
-                    Some(u) => format!("{} ({u})", series[0]),
+                    Some(u) => with_unit(&series[0], u),
                     None => series[0].clone(),
                 })
             } else {
@@ -946,6 +1032,12 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
             .filter(|l| !l.trim().is_empty())
             .or_else(|| Some(series[0].clone())),
         _ => y_label,
+    };
+    // Grouped or stacked bars of one series are plain bars: the kind
+    // recorded is the one drawn, so per-kind figures count what is seen.
+    let kind = match kind {
+        ChartKind::GroupedBar | ChartKind::StackedBar if series.len() == 1 => ChartKind::Bar,
+        k => k,
     };
     Ok(PanelSpec {
         kind,
@@ -1614,13 +1706,46 @@ mod kind_tests {
         for name in [
             "energy_mix_stacked.csv",
             "renewables_stacked_area.csv",
-            "smartphone_shipments_grouped.csv",
             "cloud_revenue_billions.csv",
         ] {
             let k = kinds(name);
             assert!(k.contains(&StackedBar), "{name}: {k:?}");
             assert!(k.contains(&GroupedBar), "{name}: {k:?}");
         }
+        // Shipments in 2021, 2022 and 2023 are one measure at three times,
+        // not parts of one whole: side by side, never stacked.
+        let k = kinds("smartphone_shipments_grouped.csv");
+        assert!(k.contains(&GroupedBar), "{k:?}");
+        assert!(!k.iter().any(|k| k.is_stacked()), "{k:?}");
+    }
+
+    #[test]
+    fn places_rainfall_and_one_measure_over_years_are_not_stacked() {
+        let style = theme("classic").unwrap();
+        let rain = table_from(
+            "Month,Seattle,New York\n2015-01,120.5,80.2\n2015-02,90.1,70.4\n2015-03,100.0,95.3\n",
+            Some(r#"{"title": "Monthly precipitation", "unit": "mm"}"#),
+        );
+        assert!(!suitable_kinds(&rain).iter().any(|k| k.is_stacked()));
+        let years = table_from(
+            "Country,2006,2007\nSwitzerland,430,470\nAustria,330,380\nNorway,340,400\n",
+            Some(r#"{"title": "GDP", "unit": "US$ billion"}"#),
+        );
+        assert!(!suitable_kinds(&years).iter().any(|k| k.is_stacked()));
+        let parts = table_from(
+            "Year,Coal,Wind\n2015,120.5,80.2\n2016,90.1,70.4\n2017,100.0,95.3\n",
+            Some(r#"{"title": "Electricity generation", "unit": "TWh"}"#),
+        );
+        assert!(suitable_kinds(&parts).contains(&StackedBar));
+        // Grouped bars of one drawn series are recorded as the bars they are.
+        let one = table_from(
+            "Region,Sales\nA,1\nB,2\nC,3\n",
+            Some(r#"{"unit": "units"}"#),
+        );
+        assert_eq!(panel(&one, GroupedBar, &style).unwrap().kind, Bar);
+        // A unit the name states is not printed twice.
+        assert_eq!(with_unit("Yield (t/ha)", "t/ha"), "Yield (t/ha)");
+        assert_eq!(with_unit("Yield", "t/ha"), "Yield (t/ha)");
     }
 
     #[test]

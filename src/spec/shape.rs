@@ -15,6 +15,34 @@ pub const RADAR_SPOKES: std::ops::RangeInclusive<usize> = 3..=12;
 /// A radar chart's polygons: more than three hide each other.
 pub const RADAR_SERIES_MAX: usize = 3;
 
+/// Most times the longest spoke may exceed the median one.
+pub const RADAR_SPREAD_MAX: f64 = 20.0;
+
+/// Words that name one of two moments or conditions of one measure.
+const MOMENTS: [&str; 14] = [
+    "before", "after", "pre", "post", "start", "end", "then", "now", "initial", "final",
+    "baseline", "follow", "old", "new",
+];
+
+/// Whether two series are one measure at two times or conditions: both
+/// named by years or dates, both carrying a year, or named as a before and
+/// an after. Bill length and bill depth are two measures, not two moments:
+/// a line from one to the other means nothing.
+fn two_moments(a: &str, b: &str) -> bool {
+    let timed = |s: &str| {
+        crate::table::infer::parse_year(s.trim()).is_some()
+            || crate::table::infer::parse_date(s.trim()).is_some()
+            || s.split(|c: char| !c.is_ascii_digit())
+                .any(|w| w.len() == 4 && matches!(&w[..2], "18" | "19" | "20"))
+    };
+    let moment = |s: &str| {
+        s.to_lowercase()
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| MOMENTS.contains(&w))
+    };
+    (timed(a) && timed(b)) || (moment(a) && moment(b))
+}
+
 fn complete(table: &Table, name: &str) -> Option<Vec<f64>> {
     table
         .series(name)?
@@ -56,6 +84,12 @@ pub fn series_for(table: &Table, kind: ChartKind) -> Result<Vec<String>, String>
             if !(2..=max).contains(&n) || is_ordered_index(table) {
                 return Err(format!("needs 2 to {max} named categories"));
             }
+            if kind == ChartKind::Slope && !two_moments(numeric[0], numeric[1]) {
+                return Err(
+                    "a slope joins one measure at two times or conditions (2010 and 2020, before and after)"
+                        .into(),
+                );
+            }
             Ok(numeric.iter().map(|s| s.to_string()).collect())
         }
         ChartKind::Radar => {
@@ -72,6 +106,17 @@ pub fn series_for(table: &Table, kind: ChartKind) -> Result<Vec<String>, String>
                 let values = complete(table, s).ok_or("a series has missing values")?;
                 if values.iter().any(|v| *v < 0.0) || !values.iter().any(|v| *v > 0.0) {
                     return Err("needs non-negative values, some above zero".into());
+                }
+                // A profile compares spokes on one scale: where one spoke
+                // dwarfs most others (exchange rates of many currencies)
+                // the rest collapse into the centre.
+                let mut sorted = values.clone();
+                sorted.sort_by(f64::total_cmp);
+                let max = sorted[sorted.len() - 1];
+                if sorted[sorted.len() / 2] * RADAR_SPREAD_MAX < max {
+                    return Err(format!(
+                        "most spokes are under 1/{RADAR_SPREAD_MAX} of the longest"
+                    ));
                 }
             }
             Ok(numeric.iter().map(|s| s.to_string()).collect())

@@ -517,8 +517,8 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
     let measure = samples.as_ref().map(measure_name);
     let title = table.meta.title.clone().filter(|t| !t.trim().is_empty());
     let unit_label = |m: &str| match table.meta.unit.as_deref() {
-        Some(u) if !m.contains(u) => format!("{m} ({u})"),
-        _ => m.to_string(),
+        Some(u) => super::with_unit(m, u),
+        None => m.to_string(),
     };
     match kind {
         ChartKind::Histogram if samples.is_none() && binned(table).is_some() => {

@@ -45,7 +45,7 @@ pub fn suits_waterfall(table: &Table) -> bool {
     // item of a list (net migration by city), whose running total means
     // nothing.
     let largest_step = steps.iter().map(|v| v.abs()).fold(0.0, f64::max);
-    if values[0] <= largest_step {
+    if values[0] <= largest_step || !starts_from_a_level(table) {
         return false;
     }
     let meta = &table.meta;
@@ -68,6 +68,81 @@ pub fn suits_waterfall(table: &Table) -> bool {
     let percent = col.format.suffix.as_deref() == Some("%")
         || meta.unit_of(name).is_some_and(|u| u.trim() == "%");
     !percent
+}
+
+/// Words that name a starting level in a first row ("Opening cash",
+/// "Reserves brought forward", "Headcount 1 January", "Budget").
+const START_WORDS: [&str; 14] = [
+    "start",
+    "starting",
+    "opening",
+    "beginning",
+    "initial",
+    "brought forward",
+    "carried forward",
+    "baseline",
+    "budget",
+    "plan",
+    "prior year",
+    "previous year",
+    "last year",
+    "1 january",
+];
+
+/// Words of a title or index name that say the rows walk from one level to
+/// another.
+const BRIDGE_WORDS: [&str; 7] = [
+    "bridge",
+    "walk",
+    "waterfall",
+    "reconciliation",
+    "movement",
+    "movements",
+    "step",
+];
+
+fn has_phrase(text: &str, phrases: &[&str]) -> bool {
+    let text = text.to_lowercase();
+    phrases.iter().any(|p| {
+        text.match_indices(p).any(|(i, _)| {
+            let before = text[..i].chars().next_back();
+            let after = text[i + p.len()..].chars().next();
+            !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+        })
+    })
+}
+
+fn has_year(text: &str) -> bool {
+    text.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| {
+        let digits = w.trim_start_matches("fy").trim_start_matches("FY");
+        digits.len() == 4
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && (1800..=2100).contains(&digits.parse::<u32>().unwrap_or(0))
+    })
+}
+
+/// Whether the first row is a level the others move: its label names a
+/// start ("Opening cash", "Operating profit 2023" among steps without a
+/// year) or the title or index says the rows are a bridge. A list of signed
+/// items (net migration by city, profit by company) has none, and its
+/// running total would mean nothing.
+fn starts_from_a_level(table: &Table) -> bool {
+    let labels = table.category_labels();
+    let Some((first, steps)) = labels.split_first() else {
+        return false;
+    };
+    let dated_start = has_year(first) && !steps.iter().any(|l| has_year(l));
+    let named = [
+        table.meta.title.as_deref(),
+        table.meta.x_label.as_deref(),
+        Some(table.index.name.as_str()),
+    ];
+    has_phrase(first, &START_WORDS)
+        || dated_start
+        || named
+            .into_iter()
+            .flatten()
+            .any(|t| has_phrase(t, &BRIDGE_WORDS))
 }
 
 /// The running totals of `values` (missing cells add nothing), rounded to
@@ -144,6 +219,16 @@ mod tests {
         // no level to start from.
         assert!(!suits_waterfall(&table(
             "City,Net migration\nA,12\nB,-30\nC,8\nD,-5\n"
+        )));
+        // A larger first item is still one item of a list, not a level.
+        assert!(!suits_waterfall(&table(
+            "City,Population change\nMadrid,120\nLyon,45\nGenoa,-30\nPorto,-12\n"
+        )));
+        assert!(suits_waterfall(&table(
+            "Item,Amount\nBudget 2024,120\nSales,45\nCosts,-30\nTax,-12\n"
+        )));
+        assert!(suits_waterfall(&table(
+            "Driver,Change\nProfit 2023,120\nPrice,45\nCosts,-30\nTax,-12\n"
         )));
         // Two series: not one series of steps.
         assert!(!suits_waterfall(&table("S,a,b\nA,1,2\nB,-2,3\nC,3,1\n")));

@@ -1,11 +1,11 @@
-//! Per-table balance: counters that steer chart kinds, question types,
+//! Per-table balance: counters that steer question types,
 //! families, answer polarity/letters, perturbation axes and severities toward
 //! the configured quotas.
 
 use std::collections::BTreeMap;
 
 use super::SuiteConfig;
-use crate::ir::{Answer, ChartKind, QuestionType, SetName};
+use crate::ir::{Answer, QuestionType, SetName};
 use crate::questions::Question;
 use crate::seed;
 
@@ -13,7 +13,6 @@ use crate::seed;
 #[derive(Default)]
 pub(super) struct Balance {
     seed: u64,
-    kinds: BTreeMap<ChartKind, u64>,
     types: BTreeMap<QuestionType, u64>,
     families: BTreeMap<String, u64>,
     /// Answer balance per set: (set, yes_no|true_false, value) and (set, letter).
@@ -36,7 +35,7 @@ pub(super) fn is_polar(answer: &Answer) -> bool {
     matches!(answer, Answer::YesNo { .. } | Answer::TrueFalse { .. })
 }
 
-fn weight(quota: &BTreeMap<String, f64>, key: &str) -> f64 {
+pub(super) fn weight(quota: &BTreeMap<String, f64>, key: &str) -> f64 {
     if quota.is_empty() {
         1.0
     } else {
@@ -46,7 +45,7 @@ fn weight(quota: &BTreeMap<String, f64>, key: &str) -> f64 {
 
 /// How over-represented a value already is (lower = pick me); infinite when
 /// its quota is zero.
-fn pressure(count: u64, weight: f64) -> f64 {
+pub(super) fn pressure(count: u64, weight: f64) -> f64 {
     if weight <= 0.0 {
         f64::INFINITY
     } else {
@@ -60,38 +59,6 @@ impl Balance {
             seed,
             ..Balance::default()
         }
-    }
-
-    /// The table's first chart takes the best-suited kind; later ones take
-    /// the least-used kinds in a seeded order, so the less obvious suitable
-    /// kinds (area, stacked area, donut) appear across a suite too.
-    pub(super) fn pick_kind(
-        &mut self,
-        options: &[ChartKind],
-        config: &SuiteConfig,
-    ) -> Option<ChartKind> {
-        let first = self.kinds.is_empty();
-        let kind = options
-            .iter()
-            .copied()
-            .enumerate()
-            .map(|(rank, k)| {
-                let p = pressure(
-                    *self.kinds.get(&k).unwrap_or(&0),
-                    weight(&config.quotas.kind, k.name()),
-                );
-                let tie = if first {
-                    rank as f64
-                } else {
-                    self.offset(k.name())
-                };
-                (p, tie, k)
-            })
-            .filter(|(p, _, _)| p.is_finite())
-            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)))?
-            .2;
-        *self.kinds.entry(kind).or_default() += 1;
-        Some(kind)
     }
 
     /// Seeded offset in [0, 1) per value, so small per-table counts do not

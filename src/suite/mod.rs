@@ -20,6 +20,7 @@ mod direction;
 mod distinct;
 mod frame;
 mod io;
+mod kind_plan;
 mod letters;
 mod merge;
 mod pipeline;

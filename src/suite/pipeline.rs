@@ -145,6 +145,8 @@ pub(super) struct Env<'a> {
     pub(super) chart_perts: Vec<&'static dyn Perturbation>,
     pub(super) question_perts: Vec<&'static str>,
     pub(super) data_shift: bool,
+    /// Each table's original chart kinds, planned over the whole suite.
+    pub(super) kind_plan: HashMap<String, Vec<ChartKind>>,
 }
 
 /// One table's share of the suite.
@@ -302,24 +304,6 @@ struct Original<'a> {
 }
 
 impl Env<'_> {
-    /// Chart kinds suitable for `table`, restricted to the configured ones
-    /// (by default, every suitable kind but the opt-in ones).
-    fn kind_options(&self, table: &Table) -> Vec<ChartKind> {
-        let suitable = crate::spec::suitable_kinds(table);
-        if self.config.kinds.is_empty() {
-            suitable.into_iter().filter(|k| !k.is_opt_in()).collect()
-        } else {
-            // The opt-in kinds are the specialised ones (a waterfall for a
-            // bridge, a box plot for observations): a table they suit is
-            // drawn as one of them first.
-            let (special, general): (Vec<_>, Vec<_>) = suitable
-                .into_iter()
-                .filter(|k| self.config.kinds.contains(k))
-                .partition(|k| k.is_opt_in());
-            special.into_iter().chain(general).collect()
-        }
-    }
-
     /// The table's chart of `kind` in the original theme; failures are
     /// recorded on the block.
     fn original_chart(&self, table: &Table, kind: ChartKind, block: &mut Block) -> Option<Chart> {
@@ -800,12 +784,9 @@ impl Env<'_> {
         let config = self.config;
         let mut block = Block::default();
         let mut balance = Balance::new(seed::derive(config.seed, &["table", &table.id]));
-        let options = self.kind_options(table);
+        let planned = self.kind_plan.get(&table.id).cloned().unwrap_or_default();
         let mut seen_charts = HashSet::new();
-        for nth in 0..config.charts_per_table {
-            let Some(kind) = balance.pick_kind(&options, config) else {
-                break;
-            };
+        for (nth, kind) in planned.into_iter().enumerate() {
             let Some(chart) = self.original_chart(table, kind, &mut block) else {
                 continue;
             };
@@ -911,6 +892,7 @@ pub(super) fn resolve_env<'a>(
         chart_perts,
         question_perts,
         data_shift: wanted(ds.axis, ds.name),
+        kind_plan: super::kind_plan::plan(tables, config),
     })
 }
 

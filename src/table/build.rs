@@ -388,11 +388,11 @@ pub(crate) fn build(
                 let (category, series, values, format) =
                     summarize_pairs(category, series, &values, &format, summary);
                 captions.push(format!(
-                    "{} of {rows} rows per {} and {}",
+                    "{} per {} and {} of {rows} rows",
                     if summary == Summary::Total {
-                        "total"
+                        "totals"
                     } else {
-                        "mean"
+                        "means"
                     },
                     columns[index].name.trim(),
                     columns[key].name.trim()

@@ -81,10 +81,13 @@ pub fn load_table(path: &Path) -> Result<Table, TableError> {
         table.meta.measure = shaped.measure;
     }
     table.meta.samples |= shaped.samples;
+    // The title stays the owner's: what shaping did is said under it, where
+    // a reader looks for how the numbers were made, and is never asked as
+    // the chart's title.
     if !shaped.captions.is_empty() {
         let caption = shaped.captions.join("; ");
-        table.meta.title = Some(match table.meta.title.take() {
-            Some(title) => format!("{title} ({caption})"),
+        table.meta.subtitle = Some(match table.meta.subtitle.take() {
+            Some(subtitle) => format!("{subtitle} ({caption})"),
             None => clean::capitalized(&caption),
         });
         table.meta.notes.push(format!("charted: {caption}"));

@@ -135,9 +135,10 @@ pub fn grouped_caption(summary: Summary, rows: usize, index: &str) -> String {
     } else {
         index.trim()
     };
+    // `rows` counts the whole file: the groups share them.
     match summary {
-        Summary::Mean => format!("mean of {rows} rows per {index}"),
-        Summary::Total => format!("total of {rows} rows per {index}"),
+        Summary::Mean => format!("means per {index} of {rows} rows"),
+        Summary::Total => format!("totals per {index} of {rows} rows"),
     }
 }
 

@@ -64,7 +64,12 @@ fn repeated_categories_of_raw_observations_are_averaged_and_say_so() {
     // Means recomputed here by hand: (3700+3800+3650)/3, (5000+5200+5100)/3.
     assert_eq!(t.value("mass", 0), Some(3716.7));
     assert_eq!(t.value("mass", 1), Some(5100.0));
-    assert_eq!(t.meta.title.as_deref(), Some("Mean of 6 rows per species"));
+    // What shaping did is said under the title, never as it.
+    assert_eq!(t.meta.title, None);
+    assert_eq!(
+        t.meta.subtitle.as_deref(),
+        Some("Means per species of 6 rows")
+    );
     // With `additive: true` the rows are summed instead.
     let t = load_with(
         "s.csv",
@@ -73,9 +78,10 @@ fn repeated_categories_of_raw_observations_are_averaged_and_say_so() {
     )
     .unwrap();
     assert_eq!(t.value("sales", 0), Some(15.0));
+    assert_eq!(t.meta.title.as_deref(), Some("Sales"));
     assert_eq!(
-        t.meta.title.as_deref(),
-        Some("Sales (total of 4 rows per region)")
+        t.meta.subtitle.as_deref(),
+        Some("Totals per region of 4 rows")
     );
 }
 
@@ -182,8 +188,9 @@ fn many_series_keep_the_largest_and_say_so() {
     // The 8 largest by mean are s7..s14, kept in table order.
     let expected: Vec<String> = (7..15).map(|s| format!("s{s}")).collect();
     assert_eq!(t.series_names(), expected);
+    assert_eq!(t.meta.title, None);
     assert_eq!(
-        t.meta.title.as_deref(),
+        t.meta.subtitle.as_deref(),
         Some("The 8 of 15 series with the largest values")
     );
 }
@@ -221,7 +228,7 @@ fn many_categories_top_n_or_the_latest_or_coarser_times() {
     let values: Vec<f64> = t.series[0].cells.iter().filter_map(Cell::as_f64).collect();
     assert!(values.windows(2).all(|w| w[0] >= w[1]));
     assert_eq!(values[0], 70.0);
-    assert_eq!(t.meta.title.as_deref(), Some("Top 20 of 70 by pop"));
+    assert_eq!(t.meta.subtitle.as_deref(), Some("Top 20 of 70 by pop"));
     // Years: the latest 60.
     let mut csv = String::from("year,v\n");
     for y in 1900..2000 {
@@ -232,7 +239,7 @@ fn many_categories_top_n_or_the_latest_or_coarser_times() {
         t.category_labels().first().map(String::as_str),
         Some("1940")
     );
-    assert_eq!(t.meta.title.as_deref(), Some("The last 60 of 100 years"));
+    assert_eq!(t.meta.subtitle.as_deref(), Some("The last 60 of 100 years"));
     // Daily rows: monthly means.
     let mut csv = String::from("date,temp\n");
     let start = chrono::NaiveDate::from_ymd_opt(2020, 1, 1).unwrap();
@@ -244,7 +251,8 @@ fn many_categories_top_n_or_the_latest_or_coarser_times() {
     assert_eq!(t.category_labels(), vec!["2020-01", "2020-02", "2020-03"]);
     // January: days 0..30 → values d % 10, mean recomputed: 135 / 31.
     assert_eq!(t.value("temp", 0), Some(4.4));
-    assert_eq!(t.meta.title.as_deref(), Some("Monthly means"));
+    assert_eq!(t.meta.subtitle.as_deref(), Some("Monthly means"));
+    assert_eq!(t.meta.title, None);
 }
 
 #[test]

@@ -8,6 +8,7 @@ mod support;
 
 mod annotations;
 mod browse_stats;
+mod charts_make_sense;
 mod composites;
 mod date_formats;
 mod demo;
