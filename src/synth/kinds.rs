@@ -2,7 +2,10 @@
 
 use super::SynthKind;
 use super::SynthRng;
-use super::measures::{CATEGORY_MEASURES, COMPOSITIONS, Measure, PAIRS, TREND_MEASURES};
+use super::fit;
+use super::measures::{
+    CATEGORY_MEASURES, COMPOSITIONS, Measure, PAIRS, TREND_MEASURES, TrendMeasure,
+};
 use super::names::{self, Entity};
 use super::values::{Printed, Trend, add_outlier, number_column, round_to, shares};
 use crate::ir::{Cell, Column, ColumnType, NumberFormat, Table, TableMeta};
@@ -41,8 +44,10 @@ use crate::spec::dates::MONTH_FULL as MONTH_NAMES;
 
 /// A source line in the forms charts print, naming a fictional organisation
 /// (never a real institution): many distinct answers, so "what is the
-/// source?" cannot be answered from a prior.
-fn source(rng: &mut SynthRng) -> String {
+/// source?" cannot be answered from a prior. A year it names is never
+/// before `latest`, the last year of the data: a source cannot report a
+/// year that had not happened.
+fn source(rng: &mut SynthRng, latest: Option<i32>) -> String {
     // Drawn from a copy, advanced exactly as the table's stream always was,
     // so every other value of a seeded table stays what it was.
     let mut own = rng.clone();
@@ -52,7 +57,10 @@ fn source(rng: &mut SynthRng) -> String {
     }
     let rng = &mut own;
     let org: String = CompanyName().fake_with_rng(rng);
-    let year = rng.random_range(2012..=2025);
+    let year = match latest {
+        Some(last) => rng.random_range(last..=last + 1),
+        None => rng.random_range(2012..=2025),
+    };
     match rng.random_range(0..6) {
         0 => format!("{org} annual report {year}"),
         1 => format!("{org} market survey, {year}"),
@@ -84,9 +92,10 @@ pub(super) fn meta(
     y_label: String,
     unit: &str,
     paragraph: Option<String>,
+    latest: Option<i32>,
 ) -> TableMeta {
     let has_title = rng.random_bool(0.9);
-    let source = source(rng);
+    let source = source(rng, latest);
     let keep_paragraph = rng.random_bool(0.4);
     let (subtitle, footnote) = furniture(rng, x_label, &y_label, unit);
     TableMeta {
@@ -126,9 +135,15 @@ fn furniture(
 ) -> (Option<String>, Option<String>) {
     let mut own = rng.clone();
     own.jump();
-    let by = x_label.to_lowercase();
+    // "by advertising spend", without the x unit a y label may share.
+    let by = x_label.split(" (").next().unwrap_or(x_label).to_lowercase();
+    // "Revenue (US$ million), in US$ million" would state the unit twice.
+    let bare = y_label
+        .strip_suffix(&format!(" ({unit})"))
+        .unwrap_or(y_label);
+    let states = |label: &str| label.to_lowercase().contains(&unit.to_lowercase());
     let subtitle = own.random_bool(0.35).then(|| match own.random_range(0..3) {
-        0 if !unit.is_empty() => format!("{y_label}, in {unit}"),
+        0 if !unit.is_empty() && !states(bare) => format!("{bare}, in {unit}"),
         1 => format!("{y_label} by {by}"),
         _ if !unit.is_empty() => format!("Figures in {unit}"),
         _ => format!("{y_label} by {by}"),
@@ -170,6 +185,49 @@ pub(super) fn measure_value(rng: &mut SynthRng, m: &Measure) -> f64 {
     rng.random_range(m.lo..m.hi)
 }
 
+/// A value of `m` for the category `label`: a real country's population
+/// is its own, other measures that grow with a place fit its size.
+pub(super) fn measure_value_for(rng: &mut SynthRng, m: &Measure, label: &str) -> f64 {
+    if !m.sized {
+        return measure_value(rng, m);
+    }
+    let real = super::real_names::population_millions(label);
+    match real {
+        Some(millions) if m.name == "Population" && m.entity == Entity::Country => {
+            millions * 1e6 * rng.random_range(0.97..1.03)
+        }
+        _ => fit::sized_draw(rng, m.lo, m.hi, fit::size_position(m.entity, label)),
+    }
+}
+
+/// A value as a sentence states it, with its unit once: "4.5%", not
+/// "4.5% %"; "$1,200.0 million", not "$1,200.0 US$ million".
+pub(super) fn amount(value: f64, printed: Printed, unit: &str) -> String {
+    let text = format_value(value, &fmt_of(printed));
+    let carried = [printed.prefix, printed.suffix].contains(&Some(unit));
+    let rest = match printed.prefix {
+        Some(currency) if unit.contains(currency) => {
+            unit.replacen("US$", "", 1).replacen(currency, "", 1)
+        }
+        _ => unit.to_string(),
+    };
+    let rest = rest.trim();
+    if carried || rest.is_empty() {
+        text
+    } else {
+        format!("{text} {rest}")
+    }
+}
+
+/// The first value of a series: places' sizes show in sized measures.
+fn trend_start(rng: &mut SynthRng, m: &TrendMeasure, label: &str) -> f64 {
+    let size = m
+        .sized
+        .then(|| fit::size_position(m.entity, label))
+        .flatten();
+    fit::sized_draw(rng, m.start_lo, m.start_hi, size)
+}
+
 /// Single series over categories; `ranking` gives many long labels, sorted.
 fn categories(rng: &mut SynthRng, ranking: bool) -> Table {
     let m = if ranking {
@@ -189,10 +247,17 @@ fn categories(rng: &mut SynthRng, ranking: bool) -> Table {
     let year = rng.random_range(2015..=2024);
     let labels = names::distinct(rng, m.entity, n + 1);
     let (labels, unseen) = labels.split_at(n);
-    let mut values: Vec<f64> = (0..n).map(|_| measure_value(rng, &m)).collect();
-    // Spikes only where values cannot be negative (a 4× colder city is not plausible).
-    if m.lo >= 0.0 && rng.random_bool(0.2) {
+    let mut values: Vec<f64> = labels
+        .iter()
+        .map(|l| measure_value_for(rng, &m, l))
+        .collect();
+    // Spikes only where values cannot be negative (a 4× colder city is not
+    // plausible) nor follow a place's size, and never past the scale.
+    if m.lo >= 0.0 && !m.sized && rng.random_bool(0.2) {
         add_outlier(rng, &mut values);
+    }
+    for v in &mut values {
+        *v = fit::within(*v, m.scale);
     }
     let mut rows: Vec<(String, f64)> = labels.iter().cloned().zip(values).collect();
     if ranking || rng.random_bool(0.3) {
@@ -206,13 +271,12 @@ fn categories(rng: &mut SynthRng, ranking: bool) -> Table {
         .map(|(i, v)| (Some(i) != missing).then_some(*v))
         .collect();
     let column = number_column(m.name, &values, m.printed);
-    let extra = round_to(measure_value(rng, &m), m.printed.decimals);
+    let extra = round_to(measure_value_for(rng, &m, &unseen[0]), m.printed.decimals);
     let paragraph = format!(
-        "A later estimate put the {} figure for {} at {} {}, a value not shown in the chart.",
+        "A later estimate put the {} figure for {} at {}, a value not shown in the chart.",
         m.name.to_lowercase(),
         unseen[0],
-        format_value(extra, &fmt_of(m.printed)),
-        m.unit
+        amount(extra, m.printed, m.unit)
     );
     let title = m.title.replace("{year}", &year.to_string());
     let meta = meta(
@@ -222,6 +286,7 @@ fn categories(rng: &mut SynthRng, ranking: bool) -> Table {
         with_unit(m.name, m.unit),
         m.unit,
         Some(paragraph),
+        Some(year),
     );
     Table {
         id: String::new(),
@@ -239,16 +304,27 @@ fn grouped(rng: &mut SynthRng) -> Table {
     let k = rng.random_range(2..=4);
     let first_year = rng.random_range(2012..=2024 - k);
     let labels = names::distinct(rng, m.entity, n);
-    let base: Vec<f64> = (0..n).map(|_| measure_value(rng, &m)).collect();
-    let series: Vec<Column> = (0..k)
-        .map(|s| {
-            let values: Vec<Option<f64>> = base
-                .iter()
-                .map(|b| {
-                    let change = rng.random_range(-0.15..0.25) * b.abs().max((m.hi - m.lo) * 0.05);
-                    Some(b + change * s as f64)
+    // Each category moves from year to year at most as its measure can.
+    let rows: Vec<Vec<f64>> = labels
+        .iter()
+        .map(|l| {
+            let b = measure_value_for(rng, &m, l);
+            let step = b.abs().max((m.hi - m.lo) * 0.05) * m.yearly;
+            let mut v: Vec<f64> = (0..k)
+                .scan(b, |level, _| {
+                    let now = *level;
+                    *level += rng.random_range(-0.6..1.0) * step;
+                    Some(now)
                 })
                 .collect();
+            let yearly = if m.lo >= 0.0 { m.yearly } else { step };
+            fit::bounded_steps(&mut v, yearly, m.scale);
+            v
+        })
+        .collect();
+    let series: Vec<Column> = (0..k)
+        .map(|s| {
+            let values: Vec<Option<f64>> = rows.iter().map(|r| Some(r[s as usize])).collect();
             number_column(&(first_year + s).to_string(), &values, m.printed)
         })
         .collect();
@@ -270,6 +346,7 @@ fn grouped(rng: &mut SynthRng) -> Table {
         with_unit(m.name, m.unit),
         m.unit,
         Some(paragraph),
+        Some(last),
     );
     Table {
         id: String::new(),
@@ -297,8 +374,12 @@ fn stacked(rng: &mut SynthRng) -> Table {
         thousands: true,
     };
     let mut columns: Vec<Vec<Option<f64>>> = vec![Vec::with_capacity(n); parts.len()];
-    for _ in 0..n {
-        let total = rng.random_range(c.total_lo..c.total_hi);
+    for label in &labels {
+        // A country's total fits its size; a year's is one place's.
+        let size = (c.sized && !by_year)
+            .then(|| fit::size_position(Entity::Country, label))
+            .flatten();
+        let total = fit::sized_draw(rng, c.total_lo, c.total_hi, size);
         let split = shares(rng, parts.len(), 1, false);
         for (col, share) in columns.iter_mut().zip(split) {
             col.push(Some(total * share / 100.0));
@@ -309,11 +390,12 @@ fn stacked(rng: &mut SynthRng) -> Table {
         .zip(&columns)
         .map(|(p, v)| number_column(p, v, printed))
         .collect();
-    let (index, x_label, title) = if by_year {
+    let (index, x_label, title, latest) = if by_year {
         (
             year_column(&years),
             "Year",
             format!("{}, {first_year}–{}", c.title, years[n - 1]),
+            years[n - 1],
         )
     } else {
         let year = rng.random_range(2015..=2024);
@@ -321,6 +403,7 @@ fn stacked(rng: &mut SynthRng) -> Table {
             text_column("Country", &labels),
             "Country",
             format!("{} in selected countries, {year}", c.title),
+            year,
         )
     };
     let paragraph = format!(
@@ -334,6 +417,7 @@ fn stacked(rng: &mut SynthRng) -> Table {
         capitalized(c.unit),
         c.unit,
         Some(paragraph),
+        Some(latest),
     );
     Table {
         id: String::new(),
@@ -355,9 +439,11 @@ fn trend(rng: &mut SynthRng) -> Table {
     let series: Vec<Column> = labels
         .iter()
         .map(|label| {
+            let start = trend_start(rng, m, label);
+            let growth = rng.random_range(m.growth_lo..=m.growth_hi);
             let t = Trend {
-                start: rng.random_range(m.start_lo..m.start_hi),
-                growth: rng.random_range(m.growth_lo..=m.growth_hi),
+                start,
+                growth: fit::growth_within(growth, start, steps, 1.0 + 2.0 * m.noise, m.scale),
                 seasonal: 0.0,
                 noise: m.noise,
                 drift: m.drift,
@@ -366,6 +452,8 @@ fn trend(rng: &mut SynthRng) -> Table {
             if m.drift == 0.0 && rng.random_bool(0.15) {
                 add_outlier(rng, &mut v);
             }
+            // A spike stays a jump the measure can make in a year.
+            fit::bounded_steps(&mut v, m.yearly, m.scale);
             let missing = rng.random_bool(0.1).then(|| rng.random_range(1..steps));
             let values: Vec<Option<f64>> = v
                 .iter()
@@ -386,8 +474,10 @@ fn trend(rng: &mut SynthRng) -> Table {
     } else {
         format!("{}, {first}–{last}", m.title)
     };
-    let later =
-        series[0].cells[steps - 1].as_f64().unwrap_or(m.start_hi) * rng.random_range(1.02..1.2);
+    let later = fit::within(
+        series[0].cells[steps - 1].as_f64().unwrap_or(m.start_hi) * rng.random_range(1.02..1.2),
+        m.scale,
+    );
     let paragraph = format!(
         "In {} the figure for {} reached {} according to a later estimate.",
         last + 1,
@@ -401,6 +491,7 @@ fn trend(rng: &mut SynthRng) -> Table {
         with_unit(m.name, m.unit),
         m.unit,
         Some(paragraph),
+        Some(last),
     );
     Table {
         id: String::new(),
@@ -431,18 +522,19 @@ fn monthly(rng: &mut SynthRng) -> Table {
     let series: Vec<Column> = labels
         .iter()
         .map(|label| {
+            let start = trend_start(rng, m, label);
+            let growth = rng.random_range(m.growth_lo..=m.growth_hi) / 12.0;
+            let headroom = (1.0 + seasonal) * (1.0 + m.noise);
             let t = Trend {
-                start: rng.random_range(m.start_lo..m.start_hi),
-                growth: rng.random_range(m.growth_lo..=m.growth_hi) / 12.0,
+                start,
+                growth: fit::growth_within(growth, start, steps, headroom, m.scale),
                 seasonal,
                 noise: m.noise / 2.0,
                 drift: m.drift / 12.0,
             };
-            let v: Vec<Option<f64>> = t
-                .values(rng, steps, start_month as f64 - 4.0)
-                .into_iter()
-                .map(Some)
-                .collect();
+            let mut v = t.values(rng, steps, start_month as f64 - 4.0);
+            fit::bounded_steps(&mut v, m.yearly, m.scale);
+            let v: Vec<Option<f64>> = v.into_iter().map(Some).collect();
             number_column(label, &v, m.printed)
         })
         .collect();
@@ -455,8 +547,10 @@ fn monthly(rng: &mut SynthRng) -> Table {
         year + (end / 12) as i32
     );
     let next = end + 1;
-    let later =
-        series[0].cells[steps - 1].as_f64().unwrap_or(m.start_hi) * rng.random_range(0.9..1.1);
+    let later = fit::within(
+        series[0].cells[steps - 1].as_f64().unwrap_or(m.start_hi) * rng.random_range(0.9..1.1),
+        m.scale,
+    );
     let paragraph = format!(
         "The figure for {} in {} {} was {} according to a first estimate.",
         labels[0],
@@ -471,6 +565,7 @@ fn monthly(rng: &mut SynthRng) -> Table {
         with_unit(m.name, m.unit),
         m.unit,
         Some(paragraph),
+        Some(year + (end / 12) as i32),
     );
     Table {
         id: String::new(),
@@ -536,6 +631,7 @@ fn pie(rng: &mut SynthRng) -> Table {
         "Share (%)".to_string(),
         "%",
         Some(paragraph),
+        Some(year),
     );
     Table {
         id: String::new(),
@@ -556,7 +652,10 @@ fn scatter(rng: &mut SynthRng, bubble: bool) -> Table {
         .collect();
     let ys: Vec<Option<f64>> = xs
         .iter()
-        .map(|x| Some(pair.intercept + pair.slope * x + pair.noise * rng.random_range(-1.0..1.0)))
+        .map(|x| {
+            let y = pair.intercept + pair.slope * x + pair.noise * rng.random_range(-1.0..1.0);
+            Some(fit::within(y, pair.y_scale))
+        })
         .collect();
     let xs: Vec<Option<f64>> = xs.into_iter().map(Some).collect();
     let mut series = vec![
@@ -564,8 +663,18 @@ fn scatter(rng: &mut SynthRng, bubble: bool) -> Table {
         number_column(pair.y, &ys, pair.y_printed),
     ];
     if bubble {
-        let sizes: Vec<Option<f64>> = (0..n)
-            .map(|_| Some(rng.random_range(pair.size_lo..pair.size_hi)))
+        // A real place's population is its own.
+        let sizes: Vec<Option<f64>> = labels
+            .iter()
+            .map(|l| {
+                let own = super::real_names::population_millions(l);
+                match (pair.size_is_population, own) {
+                    (Some(per_million), Some(p)) => {
+                        Some(p * per_million * rng.random_range(0.97..1.03))
+                    }
+                    _ => Some(rng.random_range(pair.size_lo..pair.size_hi)),
+                }
+            })
             .collect();
         series.push(number_column(pair.size, &sizes, pair.size_printed));
     }
@@ -575,7 +684,15 @@ fn scatter(rng: &mut SynthRng, bubble: bool) -> Table {
         "{} points were excluded because their data were incomplete.",
         rng.random_range(2..9)
     );
-    let meta = meta(rng, title, pair.x, pair.y.to_string(), "", Some(paragraph));
+    let meta = meta(
+        rng,
+        title,
+        pair.x,
+        pair.y.to_string(),
+        "",
+        Some(paragraph),
+        Some(year),
+    );
     Table {
         id: String::new(),
         source_path: None,
@@ -739,7 +856,7 @@ pub(super) fn samples(rng: &mut SynthRng) -> Table {
     }
     let label = with_unit(m.measure, m.unit);
     let title = format!("{} by {}", m.measure, m.group_word.to_lowercase());
-    let mut meta = meta(rng, title, m.group_word, label, m.unit, None);
+    let mut meta = meta(rng, title, m.group_word, label, m.unit, None, None);
     meta.measure = Some(m.measure.to_string());
     meta.samples = true;
     meta.additive = Some(false);

@@ -15,6 +15,16 @@ pub struct Measure {
     pub lo: f64,
     pub hi: f64,
     pub printed: Printed,
+    /// Hard bounds of the measure's scale, which no spike, trend or change
+    /// passes: a percentage of something stays within 0–100, a rating under
+    /// its maximum, a count at or above zero.
+    pub scale: (f64, f64),
+    /// Largest plausible change from one year to the next, relative to the
+    /// value (absolute, in the unit, for measures that cross zero).
+    pub yearly: f64,
+    /// Whether the value grows with the size of the place (a GDP, arrivals,
+    /// ridership): drawn to fit the named country or city.
+    pub sized: bool,
 }
 
 const fn p(
@@ -40,6 +50,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 80.0,
         hi: 4200.0,
         printed: p(0, None, None, true),
+        scale: (1.0, 30000.0),
+        yearly: 0.12,
+        sized: true,
     },
     Measure {
         entity: Entity::Country,
@@ -49,6 +62,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: -3.5,
         hi: 7.5,
         printed: p(1, None, Some("%"), false),
+        scale: (-15.0, 15.0),
+        yearly: 0.6,
+        sized: false,
     },
     Measure {
         entity: Entity::Country,
@@ -58,6 +74,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 0.8,
         hi: 12.0,
         printed: p(1, None, None, false),
+        scale: (0.0, 13.0),
+        yearly: 0.08,
+        sized: false,
     },
     Measure {
         entity: Entity::Country,
@@ -67,6 +86,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 2_000_000.0,
         hi: 210_000_000.0,
         printed: p(0, None, None, true),
+        scale: (1e4, 1.5e9),
+        yearly: 0.03,
+        sized: true,
     },
     Measure {
         entity: Entity::Country,
@@ -76,6 +98,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: -180.0,
         hi: 420.0,
         printed: p(0, None, None, false),
+        scale: (-1500.0, 1500.0),
+        yearly: 0.5,
+        sized: false,
     },
     Measure {
         entity: Entity::Company,
@@ -85,6 +110,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 120.0,
         hi: 9800.0,
         printed: p(1, Some("$"), None, true),
+        scale: (0.0, 700_000.0),
+        yearly: 0.25,
+        sized: false,
     },
     Measure {
         entity: Entity::Company,
@@ -94,6 +122,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: -450.0,
         hi: 1300.0,
         printed: p(1, None, None, false),
+        scale: (-50_000.0, 120_000.0),
+        yearly: 0.5,
+        sized: false,
     },
     Measure {
         entity: Entity::Company,
@@ -103,6 +134,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 2.0,
         hi: 950.0,
         printed: p(1, Some("$"), None, false),
+        scale: (0.0, 3500.0),
+        yearly: 0.35,
+        sized: false,
     },
     Measure {
         entity: Entity::Product,
@@ -112,6 +146,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 1200.0,
         hi: 98000.0,
         printed: p(0, None, None, true),
+        scale: (0.0, 2_000_000.0),
+        yearly: 0.4,
+        sized: false,
     },
     Measure {
         entity: Entity::Product,
@@ -121,6 +158,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 19.0,
         hi: 1450.0,
         printed: p(2, Some("€"), None, true),
+        scale: (0.0, 5000.0),
+        yearly: 0.1,
+        sized: false,
     },
     Measure {
         entity: Entity::Product,
@@ -130,6 +170,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 2.4,
         hi: 4.9,
         printed: p(2, None, None, false),
+        scale: (1.0, 5.0),
+        yearly: 0.06,
+        sized: false,
     },
     Measure {
         entity: Entity::City,
@@ -139,6 +182,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 450.0,
         hi: 3400.0,
         printed: p(0, Some("$"), None, true),
+        scale: (100.0, 8000.0),
+        yearly: 0.1,
+        sized: false,
     },
     Measure {
         entity: Entity::City,
@@ -148,6 +194,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: -14.0,
         hi: 18.0,
         printed: p(1, None, None, false),
+        scale: (-40.0, 30.0),
+        yearly: 0.3,
+        sized: false,
     },
     Measure {
         entity: Entity::City,
@@ -157,6 +206,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 180.0,
         hi: 2100.0,
         printed: p(0, None, None, true),
+        scale: (0.0, 12_000.0),
+        yearly: 0.25,
+        sized: false,
     },
     Measure {
         entity: Entity::Person,
@@ -166,6 +218,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 4.0,
         hi: 61.0,
         printed: p(0, None, None, false),
+        scale: (0.0, 250.0),
+        yearly: 0.4,
+        sized: false,
     },
     Measure {
         entity: Entity::Industry,
@@ -175,6 +230,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 35.0,
         hi: 2400.0,
         printed: p(1, None, None, true),
+        scale: (0.0, 40_000.0),
+        yearly: 0.08,
+        sized: false,
     },
     Measure {
         entity: Entity::Industry,
@@ -184,6 +242,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 800.0,
         hi: 64000.0,
         printed: p(0, None, None, true),
+        scale: (0.0, 2_000_000.0),
+        yearly: 0.3,
+        sized: false,
     },
     Measure {
         entity: Entity::Country,
@@ -193,6 +254,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 2.0,
         hi: 64.0,
         printed: p(0, None, None, false),
+        scale: (0.0, 300.0),
+        yearly: 0.4,
+        sized: true,
     },
     Measure {
         entity: Entity::Country,
@@ -202,6 +266,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 1.5,
         hi: 90.0,
         printed: p(1, None, None, false),
+        scale: (0.0, 120.0),
+        yearly: 0.2,
+        sized: true,
     },
     Measure {
         entity: Entity::Country,
@@ -211,6 +278,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 1.2,
         hi: 9.5,
         printed: p(2, None, None, false),
+        scale: (0.3, 11.0),
+        yearly: 0.15,
+        sized: false,
     },
     Measure {
         entity: Entity::Country,
@@ -220,6 +290,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 0.4,
         hi: 25.0,
         printed: p(1, None, None, false),
+        scale: (0.0, 60.0),
+        yearly: 0.2,
+        sized: false,
     },
     Measure {
         entity: Entity::Country,
@@ -229,6 +302,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 42.0,
         hi: 88.0,
         printed: p(1, None, Some("%"), false),
+        scale: (25.0, 97.0),
+        yearly: 0.1,
+        sized: false,
     },
     Measure {
         entity: Entity::Country,
@@ -238,6 +314,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 3.0,
         hi: 650.0,
         printed: p(1, None, None, true),
+        scale: (0.0, 900.0),
+        yearly: 0.12,
+        sized: true,
     },
     Measure {
         entity: Entity::City,
@@ -247,6 +326,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 20.0,
         hi: 2500.0,
         printed: p(0, None, None, true),
+        scale: (0.0, 3700.0),
+        yearly: 0.15,
+        sized: true,
     },
     Measure {
         entity: Entity::City,
@@ -256,6 +338,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 48.0,
         hi: 92.0,
         printed: p(1, None, Some("%"), false),
+        scale: (20.0, 97.0),
+        yearly: 0.1,
+        sized: false,
     },
     Measure {
         entity: Entity::City,
@@ -265,6 +350,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 12.0,
         hi: 68.0,
         printed: p(1, None, Some("%"), false),
+        scale: (2.0, 85.0),
+        yearly: 0.1,
+        sized: false,
     },
     Measure {
         entity: Entity::City,
@@ -274,6 +362,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 300.0,
         hi: 12000.0,
         printed: p(0, None, None, true),
+        scale: (0.0, 60_000.0),
+        yearly: 0.2,
+        sized: true,
     },
 ];
 
@@ -292,6 +383,16 @@ pub struct TrendMeasure {
     /// Adds a linear drift of about this much per step (can cross zero).
     pub drift: f64,
     pub printed: Printed,
+    /// Hard bounds of the measure's scale, which no spike, trend or change
+    /// passes: a percentage of something stays within 0–100, a rating under
+    /// its maximum, a count at or above zero.
+    pub scale: (f64, f64),
+    /// Largest plausible change from one year to the next, relative to the
+    /// value (absolute, in the unit, for measures that cross zero).
+    pub yearly: f64,
+    /// Whether the value grows with the size of the place (a GDP, arrivals,
+    /// ridership): drawn to fit the named country or city.
+    pub sized: bool,
 }
 
 pub const TREND_MEASURES: &[TrendMeasure] = &[
@@ -307,6 +408,9 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         noise: 0.06,
         drift: 0.0,
         printed: p(1, None, None, true),
+        scale: (0.0, 700.0),
+        yearly: 0.6,
+        sized: true,
     },
     TrendMeasure {
         entity: Entity::Country,
@@ -320,6 +424,9 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         noise: 0.08,
         drift: 0.0,
         printed: p(1, None, Some("%"), false),
+        scale: (0.5, 40.0),
+        yearly: 0.35,
+        sized: false,
     },
     TrendMeasure {
         entity: Entity::Country,
@@ -333,6 +440,9 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         noise: 0.35,
         drift: 0.045,
         printed: p(2, None, None, false),
+        scale: (-2.0, 3.0),
+        yearly: 0.6,
+        sized: false,
     },
     TrendMeasure {
         entity: Entity::Company,
@@ -346,6 +456,9 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         noise: 0.05,
         drift: 0.0,
         printed: p(1, Some("$"), None, true),
+        scale: (0.0, 700.0),
+        yearly: 0.4,
+        sized: false,
     },
     TrendMeasure {
         entity: Entity::Company,
@@ -359,6 +472,9 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         noise: 0.04,
         drift: 0.0,
         printed: p(1, None, None, false),
+        scale: (0.0, 800.0),
+        yearly: 0.5,
+        sized: false,
     },
     TrendMeasure {
         entity: Entity::City,
@@ -372,6 +488,9 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         noise: 0.03,
         drift: 0.0,
         printed: p(0, Some("$"), None, true),
+        scale: (30_000.0, 3_000_000.0),
+        yearly: 0.2,
+        sized: false,
     },
     TrendMeasure {
         entity: Entity::City,
@@ -385,6 +504,9 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         noise: 0.07,
         drift: 0.0,
         printed: p(0, None, None, true),
+        scale: (0.0, 40_000.0),
+        yearly: 0.35,
+        sized: true,
     },
     TrendMeasure {
         entity: Entity::Product,
@@ -398,6 +520,9 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         noise: 0.06,
         drift: 0.0,
         printed: p(2, None, None, true),
+        scale: (0.0, 5000.0),
+        yearly: 0.5,
+        sized: false,
     },
     TrendMeasure {
         entity: Entity::Country,
@@ -411,6 +536,9 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         noise: 0.04,
         drift: 0.0,
         printed: p(0, None, None, true),
+        scale: (0.0, 10_000.0),
+        yearly: 0.25,
+        sized: true,
     },
     TrendMeasure {
         entity: Entity::Country,
@@ -424,6 +552,9 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         noise: 0.05,
         drift: 0.0,
         printed: p(0, None, None, true),
+        scale: (0.0, 10_000.0),
+        yearly: 0.2,
+        sized: true,
     },
     TrendMeasure {
         entity: Entity::City,
@@ -437,6 +568,9 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         noise: 0.09,
         drift: 0.0,
         printed: p(0, None, None, true),
+        scale: (0.0, 60_000.0),
+        yearly: 0.35,
+        sized: true,
     },
 ];
 
@@ -449,6 +583,9 @@ pub struct Composition {
     pub unit: &'static str,
     pub total_lo: f64,
     pub total_hi: f64,
+    /// Whether a country's total grows with its size (its electricity, not
+    /// a survey's respondents).
+    pub sized: bool,
 }
 
 pub const COMPOSITIONS: &[Composition] = &[
@@ -468,6 +605,7 @@ pub const COMPOSITIONS: &[Composition] = &[
         unit: "TWh",
         total_lo: 40.0,
         total_hi: 900.0,
+        sized: true,
     },
     Composition {
         title: "Household spending by category",
@@ -485,6 +623,7 @@ pub const COMPOSITIONS: &[Composition] = &[
         unit: "US$ per month",
         total_lo: 1800.0,
         total_hi: 5200.0,
+        sized: false,
     },
     Composition {
         title: "Respondents by age group",
@@ -493,6 +632,7 @@ pub const COMPOSITIONS: &[Composition] = &[
         unit: "respondents",
         total_lo: 400.0,
         total_hi: 3200.0,
+        sized: false,
     },
     Composition {
         title: "Preferred way to commute",
@@ -509,6 +649,7 @@ pub const COMPOSITIONS: &[Composition] = &[
         unit: "people",
         total_lo: 500.0,
         total_hi: 5000.0,
+        sized: false,
     },
     Composition {
         title: "Web traffic by channel",
@@ -524,6 +665,7 @@ pub const COMPOSITIONS: &[Composition] = &[
         unit: "thousand visits",
         total_lo: 40.0,
         total_hi: 900.0,
+        sized: false,
     },
     Composition {
         title: "Municipal waste by treatment",
@@ -538,6 +680,7 @@ pub const COMPOSITIONS: &[Composition] = &[
         unit: "thousand tonnes",
         total_lo: 120.0,
         total_hi: 4800.0,
+        sized: true,
     },
     Composition {
         title: "Recorded crime by offence type",
@@ -554,6 +697,7 @@ pub const COMPOSITIONS: &[Composition] = &[
         unit: "offences",
         total_lo: 2000.0,
         total_hi: 90000.0,
+        sized: true,
     },
     Composition {
         title: "Freight moved by mode",
@@ -562,6 +706,7 @@ pub const COMPOSITIONS: &[Composition] = &[
         unit: "billion tonne-kilometres",
         total_lo: 30.0,
         total_hi: 2400.0,
+        sized: true,
     },
 ];
 
@@ -580,11 +725,17 @@ pub struct Pair {
     pub intercept: f64,
     pub slope: f64,
     pub noise: f64,
+    /// Where y stays, however x and the noise fall (an exam score in 0–100,
+    /// sales at or above zero).
+    pub y_scale: (f64, f64),
     pub y_printed: Printed,
     pub size: &'static str,
     pub size_lo: f64,
     pub size_hi: f64,
     pub size_printed: Printed,
+    /// Whether the size is the population of the named place, in millions
+    /// times this factor (one for millions, a thousand for thousands).
+    pub size_is_population: Option<f64>,
 }
 
 pub const PAIRS: &[Pair] = &[
@@ -600,11 +751,13 @@ pub const PAIRS: &[Pair] = &[
         intercept: 61.0,
         slope: 0.00027,
         noise: 3.0,
+        y_scale: (40.0, 90.0),
         y_printed: p(1, None, None, false),
         size: "Population (million)",
         size_lo: 2.0,
         size_hi: 330.0,
         size_printed: p(1, None, None, false),
+        size_is_population: Some(1.0),
     },
     Pair {
         entity: Entity::City,
@@ -618,11 +771,13 @@ pub const PAIRS: &[Pair] = &[
         intercept: 300.0,
         slope: 0.018,
         noise: 180.0,
+        y_scale: (150.0, 8000.0),
         y_printed: p(0, None, None, true),
         size: "Population (thousand)",
         size_lo: 90.0,
         size_hi: 4200.0,
         size_printed: p(0, None, None, true),
+        size_is_population: Some(1000.0),
     },
     Pair {
         entity: Entity::Company,
@@ -636,11 +791,13 @@ pub const PAIRS: &[Pair] = &[
         intercept: 12.0,
         slope: 6.5,
         noise: 25.0,
+        y_scale: (0.5, 2000.0),
         y_printed: p(1, None, None, false),
         size: "Employees",
         size_lo: 80.0,
         size_hi: 12000.0,
         size_printed: p(0, None, None, true),
+        size_is_population: None,
     },
     Pair {
         entity: Entity::Person,
@@ -654,11 +811,13 @@ pub const PAIRS: &[Pair] = &[
         intercept: 42.0,
         slope: 1.3,
         noise: 9.0,
+        y_scale: (0.0, 100.0),
         y_printed: p(0, None, None, false),
         size: "Practice tests taken",
         size_lo: 1.0,
         size_hi: 15.0,
         size_printed: p(0, None, None, false),
+        size_is_population: None,
     },
 ];
 

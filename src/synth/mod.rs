@@ -7,9 +7,11 @@
 
 mod dual_axis;
 mod error_bar;
+mod fit;
 pub(crate) mod kinds;
 pub(crate) mod measures;
 pub(crate) mod names;
+pub(crate) mod real_names;
 mod shape;
 mod values;
 mod waterfall;
@@ -155,5 +157,7 @@ pub fn synth_tables(seed: u64, count: usize) -> Vec<Table> {
     synth_tables_of(seed, count, None)
 }
 
+#[cfg(test)]
+mod plausible_tests;
 #[cfg(test)]
 mod tests;
