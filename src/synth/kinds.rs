@@ -374,14 +374,27 @@ fn stacked(rng: &mut SynthRng) -> Table {
         thousands: true,
     };
     let mut columns: Vec<Vec<Option<f64>>> = vec![Vec::with_capacity(n); parts.len()];
-    for label in &labels {
-        // A country's total fits its size; a year's is one place's.
-        let size = (c.sized && !by_year)
-            .then(|| fit::size_position(Entity::Country, label))
-            .flatten();
-        let total = fit::sized_draw(rng, c.total_lo, c.total_hi, size);
-        let split = shares(rng, parts.len(), 1, false);
-        for (col, share) in columns.iter_mut().zip(split) {
+    // Over years, one place's total and mix drift a little from year to
+    // year; across countries each has its own.
+    let mut total = 0.0;
+    let mut split: Vec<f64> = Vec::new();
+    for (i, label) in labels.iter().enumerate() {
+        if by_year && i > 0 {
+            total *= 1.0 + rng.random_range(-0.05..0.08);
+            for s in &mut split {
+                *s *= 1.0 + rng.random_range(-0.1..0.1);
+            }
+            let sum: f64 = split.iter().sum();
+            split.iter_mut().for_each(|s| *s *= 100.0 / sum);
+        } else {
+            // A country's total fits its size.
+            let size = (c.sized && !by_year)
+                .then(|| fit::size_position(Entity::Country, label))
+                .flatten();
+            total = fit::sized_draw(rng, c.total_lo, c.total_hi, size);
+            split = shares(rng, parts.len(), 1, false);
+        }
+        for (col, share) in columns.iter_mut().zip(&split) {
             col.push(Some(total * share / 100.0));
         }
     }
@@ -522,7 +535,10 @@ fn monthly(rng: &mut SynthRng) -> Table {
     let series: Vec<Column> = labels
         .iter()
         .map(|label| {
-            let start = trend_start(rng, m, label);
+            let per_month = if m.flow { 12.0 } else { 1.0 };
+            // A month's figure still prints with a few significant digits.
+            let smallest = 10.0 * 10f64.powi(-i32::from(m.printed.decimals));
+            let start = (trend_start(rng, m, label) / per_month).max(smallest);
             let growth = rng.random_range(m.growth_lo..=m.growth_hi) / 12.0;
             let headroom = (1.0 + seasonal) * (1.0 + m.noise);
             let t = Trend {

@@ -393,6 +393,9 @@ pub struct TrendMeasure {
     /// Whether the value grows with the size of the place (a GDP, arrivals,
     /// ridership): drawn to fit the named country or city.
     pub sized: bool,
+    /// Whether the measure adds up over a period (journeys, sales), so a
+    /// month's is about a twelfth of a year's; a rate or a level is not.
+    pub flow: bool,
 }
 
 pub const TREND_MEASURES: &[TrendMeasure] = &[
@@ -411,6 +414,7 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         scale: (0.0, 700.0),
         yearly: 0.6,
         sized: true,
+        flow: true,
     },
     TrendMeasure {
         entity: Entity::Country,
@@ -427,6 +431,7 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         scale: (0.5, 40.0),
         yearly: 0.35,
         sized: false,
+        flow: false,
     },
     TrendMeasure {
         entity: Entity::Country,
@@ -443,6 +448,7 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         scale: (-2.0, 3.0),
         yearly: 0.6,
         sized: false,
+        flow: false,
     },
     TrendMeasure {
         entity: Entity::Company,
@@ -459,6 +465,7 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         scale: (0.0, 700.0),
         yearly: 0.4,
         sized: false,
+        flow: true,
     },
     TrendMeasure {
         entity: Entity::Company,
@@ -475,6 +482,7 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         scale: (0.0, 800.0),
         yearly: 0.5,
         sized: false,
+        flow: false,
     },
     TrendMeasure {
         entity: Entity::City,
@@ -491,6 +499,7 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         scale: (30_000.0, 3_000_000.0),
         yearly: 0.2,
         sized: false,
+        flow: false,
     },
     TrendMeasure {
         entity: Entity::City,
@@ -507,6 +516,7 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         scale: (0.0, 40_000.0),
         yearly: 0.35,
         sized: true,
+        flow: true,
     },
     TrendMeasure {
         entity: Entity::Product,
@@ -523,6 +533,7 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         scale: (0.0, 5000.0),
         yearly: 0.5,
         sized: false,
+        flow: true,
     },
     TrendMeasure {
         entity: Entity::Country,
@@ -539,6 +550,7 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         scale: (0.0, 10_000.0),
         yearly: 0.25,
         sized: true,
+        flow: true,
     },
     TrendMeasure {
         entity: Entity::Country,
@@ -555,6 +567,7 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         scale: (0.0, 10_000.0),
         yearly: 0.2,
         sized: true,
+        flow: true,
     },
     TrendMeasure {
         entity: Entity::City,
@@ -571,6 +584,7 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         scale: (0.0, 60_000.0),
         yearly: 0.35,
         sized: true,
+        flow: true,
     },
 ];
 

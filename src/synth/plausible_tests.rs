@@ -128,6 +128,14 @@ const YEARLY: &[(&str, f64)] = &[
     ("Recorded crime (thousand offences)", 1.3),
     ("Cinema admissions (thousand admissions)", 1.4),
     ("Revenue ($M)", 1.2),
+    ("TWh", 1.6),
+    ("US$ per month", 1.6),
+    ("Respondents", 1.6),
+    ("People", 1.6),
+    ("Thousand visits", 1.6),
+    ("Thousand tonnes", 1.6),
+    ("Offences", 1.6),
+    ("Billion tonne-kilometres", 1.6),
 ];
 
 /// The scale a label or unit states itself: "out of 5", "(0–10)", a
@@ -290,6 +298,31 @@ fn yearly_series_move_as_their_measures_can() {
         }
     }
     assert!(steps > 1000, "{steps}");
+}
+
+#[test]
+fn a_category_moves_little_between_consecutive_years() {
+    let mut steps = 0;
+    for t in corpus().iter().filter(|t| kind_of(t) == "grouped") {
+        let step = 10f64.powi(-i32::from(t.series[0].format.decimals));
+        for row in 0..t.n_rows() {
+            let v: Vec<f64> = t
+                .series
+                .iter()
+                .filter_map(|c| c.cells[row].as_f64())
+                .collect();
+            for w in v.windows(2) {
+                let (a, b) = (w[0], w[1]);
+                // Signed measures (growth, net income) may cross zero.
+                if a <= 20.0 * step || b <= 20.0 * step {
+                    continue;
+                }
+                steps += 1;
+                assert!((b / a).max(a / b) <= 1.6, "{}: {a} → {b}", t.id);
+            }
+        }
+    }
+    assert!(steps > 300, "{steps}");
 }
 
 /// How often `unit` stands as a word of its own in `text` ("s" is not in
