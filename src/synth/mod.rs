@@ -12,6 +12,7 @@ pub(crate) mod kinds;
 pub(crate) mod measures;
 pub(crate) mod names;
 pub(crate) mod real_names;
+mod samples;
 mod shape;
 mod values;
 mod waterfall;
