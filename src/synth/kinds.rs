@@ -245,7 +245,7 @@ fn categories(rng: &mut SynthRng, ranking: bool) -> Table {
         rng.random_range(4..=10)
     };
     let year = rng.random_range(2015..=2024);
-    let labels = names::distinct(rng, m.entity, n + 1);
+    let labels = names::distinct_in(rng, m.entity, n + 1, Some((year, year)));
     let (labels, unseen) = labels.split_at(n);
     let mut values: Vec<f64> = labels
         .iter()
@@ -303,7 +303,7 @@ fn grouped(rng: &mut SynthRng) -> Table {
     let n = rng.random_range(3..=8);
     let k = rng.random_range(2..=4);
     let first_year = rng.random_range(2012..=2024 - k);
-    let labels = names::distinct(rng, m.entity, n);
+    let labels = names::distinct_in(rng, m.entity, n, Some((first_year, first_year + k - 1)));
     // Each category moves from year to year at most as its measure can.
     let rows: Vec<Vec<f64>> = labels
         .iter()
@@ -448,7 +448,7 @@ fn trend(rng: &mut SynthRng) -> Table {
     let first = rng.random_range(1995..=2024 - steps as i32 + 1);
     let years: Vec<i32> = (0..steps as i32).map(|i| first + i).collect();
     let k = rng.random_range(1..=4);
-    let labels = names::distinct(rng, m.entity, k);
+    let labels = names::distinct_in(rng, m.entity, k, Some((first, years[steps - 1])));
     let series: Vec<Column> = labels
         .iter()
         .map(|label| {
@@ -530,7 +530,8 @@ fn monthly(rng: &mut SynthRng) -> Table {
         })
         .collect();
     let k = rng.random_range(1..=3);
-    let labels = names::distinct(rng, m.entity, k);
+    let last_year = year + ((start_month - 1 + steps - 1) / 12) as i32;
+    let labels = names::distinct_in(rng, m.entity, k, Some((year, last_year)));
     let seasonal = rng.random_range(0.08..0.35);
     let series: Vec<Column> = labels
         .iter()
@@ -603,7 +604,7 @@ fn pie(rng: &mut SynthRng) -> Table {
     let use_companies = rng.random_bool(0.4);
     let (part_name, labels, title) = if use_companies {
         let n = rng.random_range(3..=7);
-        let mut labels = names::distinct(rng, Entity::Company, n);
+        let mut labels = names::distinct_in(rng, Entity::Company, n, Some((year, year)));
         labels.push("Others".to_string());
         (
             "Company",
@@ -662,7 +663,8 @@ fn pie(rng: &mut SynthRng) -> Table {
 fn scatter(rng: &mut SynthRng, bubble: bool) -> Table {
     let pair = pick(rng, PAIRS);
     let n = rng.random_range(8..=30);
-    let labels = names::distinct(rng, pair.entity, n);
+    let year = rng.random_range(2015..=2024);
+    let labels = names::distinct_in(rng, pair.entity, n, Some((year, year)));
     let xs: Vec<f64> = (0..n)
         .map(|_| rng.random_range(pair.x_lo..pair.x_hi))
         .collect();
@@ -694,7 +696,6 @@ fn scatter(rng: &mut SynthRng, bubble: bool) -> Table {
             .collect();
         series.push(number_column(pair.size, &sizes, pair.size_printed));
     }
-    let year = rng.random_range(2015..=2024);
     let title = format!("{}, {year}", pair.title);
     let paragraph = format!(
         "{} points were excluded because their data were incomplete.",

@@ -121,7 +121,7 @@ fn real_or(
     real: &[&str],
     invented: impl FnOnce(&mut SynthRng) -> String,
 ) -> String {
-    if rng.random_bool(REAL_ODDS) {
+    if !real.is_empty() && rng.random_bool(REAL_ODDS) {
         real[rng.random_range(0..real.len())].to_string()
     } else {
         invented(rng)
@@ -137,7 +137,18 @@ pub fn city(rng: &mut SynthRng) -> String {
 /// A company, real or invented, as tables and absent-company questions
 /// draw them.
 pub fn company(rng: &mut SynthRng) -> String {
-    real_or(rng, real_names::COMPANIES, invented_company)
+    company_in(rng, None)
+}
+
+/// The real names of a list that were about in `years` (all without).
+fn about<'a>(names: impl Iterator<Item = &'a str>, years: Option<(i32, i32)>) -> Vec<&'a str> {
+    names.filter(|n| real_names::about_in(n, years)).collect()
+}
+
+/// A company, real (founded by the first of `years`) or invented.
+fn company_in(rng: &mut SynthRng, years: Option<(i32, i32)>) -> String {
+    let real = about(real_names::COMPANIES.iter().map(|c| c.0), years);
+    real_or(rng, &real, invented_company)
 }
 
 /// A country, real (from a list of places of every size) or invented: the
@@ -171,9 +182,11 @@ pub fn person(rng: &mut SynthRng) -> String {
     real_or(rng, real_names::PEOPLE, |rng| Name().fake_with_rng(rng))
 }
 
-/// A product: a real, well-known one or a maker's name and a product noun.
-pub fn product(rng: &mut SynthRng) -> String {
-    real_or(rng, real_names::PRODUCTS, |rng| {
+/// A product: a real, well-known one (sold in every one of `years`) or a
+/// maker's name and a product noun.
+pub fn product_in(rng: &mut SynthRng, years: Option<(i32, i32)>) -> String {
+    let real = about(real_names::PRODUCTS.iter().map(|p| p.0), years);
+    real_or(rng, &real, |rng| {
         let brand: String = LastName().fake_with_rng(rng);
         let kind = pick(rng, PRODUCT_TYPES);
         if rng.random_bool(0.5) {
@@ -204,15 +217,15 @@ pub fn invented_company(rng: &mut SynthRng) -> String {
     })
 }
 
-fn one(rng: &mut SynthRng, entity: Entity) -> String {
+fn one(rng: &mut SynthRng, entity: Entity, years: Option<(i32, i32)>) -> String {
     match entity {
         Entity::Country => country(rng),
-        Entity::Company => company(rng),
+        Entity::Company => company_in(rng, years),
         Entity::City => city(rng),
         Entity::Person => person(rng),
         // Industries are a fixed classification: every one is real.
         Entity::Industry => Industry().fake_with_rng(rng),
-        Entity::Product => product(rng),
+        Entity::Product => product_in(rng, years),
     }
 }
 
@@ -228,11 +241,23 @@ fn usable(label: &str) -> bool {
 
 /// `n` distinct labels of one entity kind.
 pub fn distinct(rng: &mut SynthRng, entity: Entity, n: usize) -> Vec<String> {
+    distinct_in(rng, entity, n, None)
+}
+
+/// `n` distinct labels of one entity kind for figures of `years` (first,
+/// last): no real company before its founding, no real product outside
+/// the years it was sold.
+pub fn distinct_in(
+    rng: &mut SynthRng,
+    entity: Entity,
+    n: usize,
+    years: Option<(i32, i32)>,
+) -> Vec<String> {
     let mut out: Vec<String> = Vec::with_capacity(n);
     let mut attempts = 0;
     while out.len() < n {
         attempts += 1;
-        let mut label = one(rng, entity);
+        let mut label = one(rng, entity, years);
         if attempts > 50 * n {
             // The pool is exhausted (few industries, say): number the rest.
             label = format!("{label} {}", out.len() + 1);

@@ -398,6 +398,12 @@ fn years_in(text: &str) -> Vec<i32> {
 }
 
 fn latest_year(t: &Table) -> Option<i32> {
+    years_of_data(t).into_iter().max()
+}
+
+/// The years a table's figures are of: its year index, months, year
+/// columns and the years its title names.
+fn years_of_data(t: &Table) -> Vec<i32> {
     let index = t.index.cells.iter().filter_map(|c| match c {
         Cell::Year(y) => Some(*y),
         Cell::Date(d) => d.get(..4)?.parse().ok(),
@@ -405,7 +411,7 @@ fn latest_year(t: &Table) -> Option<i32> {
     });
     let names = t.series.iter().flat_map(|c| years_in(&c.name));
     let title = t.meta.title.iter().flat_map(|s| years_in(s));
-    index.chain(names).chain(title).max()
+    index.chain(names).chain(title).collect()
 }
 
 #[test]
@@ -507,4 +513,35 @@ fn same_seed_same_tables() {
             synth_tables_of(5, 4, Some(kind))
         );
     }
+}
+
+#[test]
+fn no_real_company_or_product_outside_its_years() {
+    let mut seen = 0;
+    for t in corpus() {
+        let years = years_of_data(t);
+        let (Some(first), Some(last)) = (years.iter().min(), years.iter().max()) else {
+            continue;
+        };
+        // Trend and monthly tables name their companies and products in series.
+        let names = entity_labels(t).map_or_else(
+            || t.series.iter().map(|c| c.name.as_str()).collect(),
+            |(_, names)| names,
+        );
+        for name in names {
+            if let Some((_, founded)) = real_names::COMPANIES.iter().find(|c| c.0 == name) {
+                seen += 1;
+                assert!(founded <= first, "{}: {name} in {first}", t.id);
+            }
+            if let Some((_, from, to)) = real_names::PRODUCTS.iter().find(|p| p.0 == name) {
+                seen += 1;
+                assert!(
+                    from <= first && last <= to,
+                    "{}: {name} in {first}–{last}",
+                    t.id
+                );
+            }
+        }
+    }
+    assert!(seen > 50, "{seen}");
 }

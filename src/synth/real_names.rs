@@ -124,48 +124,49 @@ pub const CITIES: &[(&str, f64)] = &[
     ("Bergen", 0.29),
 ];
 
-/// Real, well-known companies of several countries and industries.
-pub const COMPANIES: &[&str] = &[
-    "Toyota",
-    "Siemens",
-    "Nestlé",
-    "Samsung Electronics",
-    "Unilever",
-    "Volkswagen",
-    "Microsoft",
-    "Shell",
-    "Walmart",
-    "Sony",
-    "IKEA",
-    "Nokia",
-    "Philips",
-    "Heineken",
-    "BMW",
-    "Airbus",
-    "Boeing",
-    "Tata Motors",
-    "Infosys",
-    "Petrobras",
-    "Maersk",
-    "Ericsson",
-    "Adidas",
-    "Nike",
-    "Canon",
-    "Panasonic",
-    "Honda",
-    "Hyundai",
-    "L'Oréal",
-    "Danone",
-    "Carrefour",
-    "Tesco",
-    "Bayer",
-    "BASF",
-    "Intel",
-    "Netflix",
-    "Spotify",
-    "Alibaba",
-    "Tencent",
-    "Pfizer",
+/// Real, well-known companies of several countries and industries, each
+/// with a year by which it was founded (no figures before it).
+pub const COMPANIES: &[(&str, i32)] = &[
+    ("Toyota", 1950),
+    ("Siemens", 1950),
+    ("Nestlé", 1950),
+    ("Samsung Electronics", 1950),
+    ("Unilever", 1950),
+    ("Volkswagen", 1950),
+    ("Microsoft", 1950),
+    ("Shell", 1950),
+    ("Walmart", 1950),
+    ("Sony", 1950),
+    ("IKEA", 1950),
+    ("Nokia", 1950),
+    ("Philips", 1950),
+    ("Heineken", 1950),
+    ("BMW", 1950),
+    ("Airbus", 1950),
+    ("Boeing", 1950),
+    ("Tata Motors", 1950),
+    ("Infosys", 1950),
+    ("Petrobras", 1950),
+    ("Maersk", 1950),
+    ("Ericsson", 1950),
+    ("Adidas", 1950),
+    ("Nike", 1950),
+    ("Canon", 1950),
+    ("Panasonic", 1950),
+    ("Honda", 1950),
+    ("Hyundai", 1950),
+    ("L'Oréal", 1950),
+    ("Danone", 1950),
+    ("Carrefour", 1950),
+    ("Tesco", 1950),
+    ("Bayer", 1950),
+    ("BASF", 1950),
+    ("Intel", 1950),
+    ("Netflix", 1997),
+    ("Spotify", 2006),
+    ("Alibaba", 1999),
+    ("Tencent", 1998),
+    ("Pfizer", 1950),
 ];
 
 /// Common real full names from many countries (no public figures): a
@@ -204,32 +205,40 @@ pub const PEOPLE: &[&str] = &[
     "Ingrid Larsen",
 ];
 
-/// Real, well-known consumer products.
-pub const PRODUCTS: &[&str] = &[
-    "iPhone 15",
-    "Galaxy S24",
-    "Pixel 8",
-    "MacBook Air",
-    "ThinkPad X1 Carbon",
-    "Surface Pro",
-    "iPad Air",
-    "Kindle Paperwhite",
-    "AirPods Pro",
-    "Apple Watch Series 9",
-    "Fitbit Charge 6",
-    "Nintendo Switch",
-    "PlayStation 5",
-    "Xbox Series X",
-    "GoPro Hero 12",
-    "DJI Mini 4 Pro",
-    "Sonos One",
-    "Echo Dot",
-    "Bose QuietComfort",
-    "Dyson V15",
-    "Roomba j7",
-    "Instant Pot Duo",
-    "Nespresso Vertuo",
-    "Kindle Scribe",
+/// Real, well-known consumer products, with the first and last year each
+/// was sold (no figures outside them).
+pub const PRODUCTS: &[(&str, i32, i32)] = &[
+    ("iPhone 15", 2023, 2100),
+    ("Galaxy S24", 2024, 2100),
+    ("Pixel 8", 2023, 2100),
+    ("MacBook Air", 2008, 2100),
+    ("ThinkPad X1 Carbon", 2012, 2100),
+    ("Surface Pro", 2013, 2100),
+    ("iPad Air", 2013, 2100),
+    ("Kindle Paperwhite", 2012, 2100),
+    ("AirPods Pro", 2019, 2100),
+    ("Apple Watch Series 9", 2023, 2100),
+    ("Fitbit Charge 6", 2023, 2100),
+    ("Nintendo Switch", 2017, 2100),
+    ("PlayStation 5", 2020, 2100),
+    ("Xbox Series X", 2020, 2100),
+    ("GoPro Hero 12", 2023, 2100),
+    ("DJI Mini 4 Pro", 2023, 2100),
+    ("Sonos One", 2017, 2100),
+    ("Echo Dot", 2016, 2100),
+    ("Bose QuietComfort", 2000, 2100),
+    ("Dyson V15", 2021, 2100),
+    ("Roomba j7", 2021, 2100),
+    ("Instant Pot Duo", 2014, 2100),
+    ("Nespresso Vertuo", 2014, 2100),
+    ("Kindle Scribe", 2022, 2100),
+    ("Game Boy", 1989, 2003),
+    ("Nokia 3310", 2000, 2005),
+    ("iPod Classic", 2001, 2014),
+    ("PlayStation 2", 2000, 2013),
+    ("Xbox 360", 2005, 2016),
+    ("Nintendo Wii", 2006, 2013),
+    ("BlackBerry Bold", 2008, 2013),
 ];
 
 /// Syllables of invented country names: no join of one head and one tail
@@ -255,7 +264,22 @@ pub fn population_millions(name: &str) -> Option<f64> {
 #[cfg(test)]
 pub fn is_real(name: &str) -> bool {
     population_millions(name).is_some()
-        || COMPANIES.contains(&name)
+        || COMPANIES.iter().any(|(c, _)| *c == name)
         || PEOPLE.contains(&name)
-        || PRODUCTS.contains(&name)
+        || PRODUCTS.iter().any(|(p, _, _)| *p == name)
+}
+
+/// Whether a real company or product was about in every year of `years`
+/// (invented names and other kinds always are).
+pub fn about_in(name: &str, years: Option<(i32, i32)>) -> bool {
+    let Some(years) = years else {
+        return true;
+    };
+    let company = COMPANIES.iter().find(|(c, _)| *c == name);
+    let product = PRODUCTS.iter().find(|(p, _, _)| *p == name);
+    match (company, product) {
+        (Some((_, founded)), _) => *founded <= years.0,
+        (_, Some((_, first, last))) => *first <= years.0 && years.1 <= *last,
+        _ => true,
+    }
 }

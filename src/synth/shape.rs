@@ -75,7 +75,7 @@ pub fn change(rng: &mut SynthRng) -> Table {
     let (entity, name, title, unit, lo, hi, printed) = *pick(rng, CHANGES);
     let n = rng.random_range(5..=12);
     let year = rng.random_range(2015..=2024);
-    let labels = names::distinct(rng, entity, n);
+    let labels = names::distinct_in(rng, entity, n, Some((year, year)));
     let mut values: Vec<f64> = (0..n)
         .map(|_| round_to(rng.random_range(lo..hi), printed.decimals))
         .collect();
@@ -117,7 +117,7 @@ pub fn pair(rng: &mut SynthRng) -> Table {
     let n = rng.random_range(4..=8);
     let first = rng.random_range(2005..=2016);
     let last = first + rng.random_range(4..=8);
-    let labels = names::distinct(rng, m.entity, n);
+    let labels = names::distinct_in(rng, m.entity, n, Some((first, last)));
     let before: Vec<f64> = labels
         .iter()
         .map(|l| fit::within(measure_value_for(rng, &m, l), m.scale))
