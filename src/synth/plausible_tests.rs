@@ -495,10 +495,15 @@ fn each_kind_of_name_mixes_real_and_invented() {
 
 #[test]
 fn invented_countries_are_not_real_and_the_city_lists_agree() {
+    use fake::locales::{Data, EN};
     for head in real_names::COUNTRY_HEADS {
         for tail in real_names::COUNTRY_TAILS {
             let name = format!("{head}{tail}");
             assert!(!is_real(&name), "{name}");
+            let faker_real = EN::ADDRESS_COUNTRY
+                .iter()
+                .any(|c| c.contains(name.as_str()));
+            assert!(!faker_real, "{name}");
         }
     }
     let cities: Vec<&str> = real_names::CITIES.iter().map(|(c, _)| *c).collect();
