@@ -3,8 +3,9 @@
 //! from one period to the next.
 
 use super::SynthRng;
+use super::measures::Fits;
 use super::names::Entity;
-use super::real_names::population_millions;
+use super::real_names::{self, income_thousands, population_millions};
 use rand::RngExt;
 
 /// Where a real country or city stands between the smallest and the
@@ -18,6 +19,39 @@ pub fn size_position(entity: Entity, label: &str) -> Option<f64> {
     };
     let pop = population_millions(label)?;
     Some(((pop / smallest).ln() / (largest / smallest).ln()).clamp(0.0, 1.0))
+}
+
+/// Where a real country or city stands among the poorest and the richest
+/// (0 to 1, on a log scale of income per person).
+pub fn income_position(entity: Entity, label: &str) -> Option<f64> {
+    if !matches!(entity, Entity::Country | Entity::City) {
+        return None;
+    }
+    let income = income_thousands(label)?;
+    Some((income.ln() / 110f64.ln()).clamp(0.0, 1.0))
+}
+
+/// Where a place stands on what a measure follows (`None`: anywhere).
+pub fn position(entity: Entity, label: &str, fits: Fits) -> Option<f64> {
+    match fits {
+        Fits::Size => size_position(entity, label),
+        Fits::Income => income_position(entity, label),
+        Fits::Any | Fits::Own => None,
+    }
+}
+
+/// A real place's own figure for a measure, as a year's value varies
+/// around it: a country's population, a city's January temperature or
+/// rainfall.
+pub fn own_value(rng: &mut SynthRng, measure: &str, place: &str) -> Option<f64> {
+    match measure {
+        "Population" => Some(population_millions(place)? * 1e6 * rng.random_range(0.97..1.03)),
+        "January temperature" => {
+            Some(real_names::city(place)?.january + rng.random_range(-1.5..1.5))
+        }
+        "Annual rainfall" => Some(real_names::city(place)?.rainfall * rng.random_range(0.8..1.2)),
+        _ => None,
+    }
 }
 
 /// A value in `lo..hi` (both above zero) placed on a log scale by the
@@ -41,12 +75,10 @@ pub fn within(value: f64, scale: (f64, f64)) -> f64 {
 pub fn bounded_steps(values: &mut [f64], yearly: f64, scale: (f64, f64)) {
     let mut previous: Option<f64> = None;
     for v in values.iter_mut() {
-        if let Some(p) = previous {
-            *v = if scale.0 >= 0.0 && p > 0.0 {
-                v.clamp(p / (1.0 + yearly), p * (1.0 + yearly))
-            } else {
-                v.clamp(p - yearly, p + yearly)
-            };
+        match previous {
+            Some(p) if scale.0 < 0.0 => *v = v.clamp(p - yearly, p + yearly),
+            Some(p) if p > 0.0 => *v = v.clamp(p / (1.0 + yearly), p * (1.0 + yearly)),
+            _ => {}
         }
         *v = within(*v, scale);
         previous = Some(*v);

@@ -4,7 +4,7 @@ use super::SynthKind;
 use super::SynthRng;
 use super::fit;
 use super::measures::{
-    CATEGORY_MEASURES, COMPOSITIONS, Measure, PAIRS, TREND_MEASURES, TrendMeasure,
+    CATEGORY_MEASURES, COMPOSITIONS, Fits, Measure, PAIRS, TREND_MEASURES, TrendMeasure,
 };
 use super::names::{self, Entity};
 use super::values::{Printed, Trend, add_outlier, number_column, round_to, shares};
@@ -185,18 +185,13 @@ pub(super) fn measure_value(rng: &mut SynthRng, m: &Measure) -> f64 {
     rng.random_range(m.lo..m.hi)
 }
 
-/// A value of `m` for the category `label`: a real country's population
-/// is its own, other measures that grow with a place fit its size.
+/// A value of `m` for the category `label`: a real place's own figure
+/// (a population, a climate), or one that fits its size or income.
 pub(super) fn measure_value_for(rng: &mut SynthRng, m: &Measure, label: &str) -> f64 {
-    if !m.sized {
-        return measure_value(rng, m);
-    }
-    let real = super::real_names::population_millions(label);
-    match real {
-        Some(millions) if m.name == "Population" && m.entity == Entity::Country => {
-            millions * 1e6 * rng.random_range(0.97..1.03)
-        }
-        _ => fit::sized_draw(rng, m.lo, m.hi, fit::size_position(m.entity, label)),
+    match m.fits {
+        Fits::Any => measure_value(rng, m),
+        Fits::Own => fit::own_value(rng, m.name, label).unwrap_or_else(|| measure_value(rng, m)),
+        fits => fit::sized_draw(rng, m.lo, m.hi, fit::position(m.entity, label, fits)),
     }
 }
 
@@ -219,13 +214,10 @@ pub(super) fn amount(value: f64, printed: Printed, unit: &str) -> String {
     }
 }
 
-/// The first value of a series: places' sizes show in sized measures.
+/// The first value of a series, fitted to a real place's size or income.
 fn trend_start(rng: &mut SynthRng, m: &TrendMeasure, label: &str) -> f64 {
-    let size = m
-        .sized
-        .then(|| fit::size_position(m.entity, label))
-        .flatten();
-    fit::sized_draw(rng, m.start_lo, m.start_hi, size)
+    let position = fit::position(m.entity, label, m.fits);
+    fit::sized_draw(rng, m.start_lo, m.start_hi, position)
 }
 
 /// Single series over categories; `ranking` gives many long labels, sorted.
@@ -253,7 +245,7 @@ fn categories(rng: &mut SynthRng, ranking: bool) -> Table {
         .collect();
     // Spikes only where values cannot be negative (a 4× colder city is not
     // plausible) nor follow a place's size, and never past the scale.
-    if m.lo >= 0.0 && !m.sized && rng.random_bool(0.2) {
+    if m.lo >= 0.0 && m.fits == Fits::Any && rng.random_bool(0.2) {
         add_outlier(rng, &mut values);
     }
     for v in &mut values {
@@ -309,7 +301,13 @@ fn grouped(rng: &mut SynthRng) -> Table {
         .iter()
         .map(|l| {
             let b = measure_value_for(rng, &m, l);
-            let step = b.abs().max((m.hi - m.lo) * 0.05) * m.yearly;
+            // `yearly` is in the unit for measures that cross zero.
+            let crosses_zero = m.scale.0 < 0.0;
+            let step = if crosses_zero {
+                m.yearly
+            } else {
+                b.abs() * m.yearly
+            };
             let mut v: Vec<f64> = (0..k)
                 .scan(b, |level, _| {
                     let now = *level;
@@ -317,8 +315,7 @@ fn grouped(rng: &mut SynthRng) -> Table {
                     Some(now)
                 })
                 .collect();
-            let yearly = if m.lo >= 0.0 { m.yearly } else { step };
-            fit::bounded_steps(&mut v, yearly, m.scale);
+            fit::bounded_steps(&mut v, m.yearly, m.scale);
             v
         })
         .collect();
@@ -665,8 +662,14 @@ fn scatter(rng: &mut SynthRng, bubble: bool) -> Table {
     let n = rng.random_range(8..=30);
     let year = rng.random_range(2015..=2024);
     let labels = names::distinct_in(rng, pair.entity, n, Some((year, year)));
-    let xs: Vec<f64> = (0..n)
-        .map(|_| rng.random_range(pair.x_lo..pair.x_hi))
+    // A real country's or city's income places its x (GDP per person,
+    // household income) among the others.
+    let xs: Vec<f64> = labels
+        .iter()
+        .map(|l| {
+            let income = fit::income_position(pair.entity, l);
+            fit::sized_draw(rng, pair.x_lo, pair.x_hi, income)
+        })
         .collect();
     let ys: Vec<Option<f64>> = xs
         .iter()

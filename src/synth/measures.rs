@@ -3,6 +3,20 @@
 use super::names::Entity;
 use super::values::Printed;
 
+/// What of a real place (a country or city in the built-in lists) a
+/// measure's values follow; invented places take any value in range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fits {
+    /// Nothing: any value in range suits any place.
+    Any,
+    /// Its size (population): a GDP, arrivals, ridership.
+    Size,
+    /// Its income: rents, house prices.
+    Income,
+    /// Its own listed figure: a population, a January temperature, rainfall.
+    Own,
+}
+
 /// A quantity measured per category (bar charts, grouped/stacked bars).
 #[derive(Debug, Clone, Copy)]
 pub struct Measure {
@@ -22,9 +36,8 @@ pub struct Measure {
     /// Largest plausible change from one year to the next, relative to the
     /// value (absolute, in the unit, for measures that cross zero).
     pub yearly: f64,
-    /// Whether the value grows with the size of the place (a GDP, arrivals,
-    /// ridership): drawn to fit the named country or city.
-    pub sized: bool,
+    /// What of a real place the values follow.
+    pub fits: Fits,
 }
 
 const fn p(
@@ -52,7 +65,7 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         printed: p(0, None, None, true),
         scale: (1.0, 30000.0),
         yearly: 0.12,
-        sized: true,
+        fits: Fits::Size,
     },
     Measure {
         entity: Entity::Country,
@@ -63,8 +76,8 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         hi: 7.5,
         printed: p(1, None, Some("%"), false),
         scale: (-15.0, 15.0),
-        yearly: 0.6,
-        sized: false,
+        yearly: 3.0,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Country,
@@ -76,7 +89,7 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         printed: p(1, None, None, false),
         scale: (0.0, 13.0),
         yearly: 0.08,
-        sized: false,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Country,
@@ -88,7 +101,7 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         printed: p(0, None, None, true),
         scale: (1e4, 1.5e9),
         yearly: 0.03,
-        sized: true,
+        fits: Fits::Own,
     },
     Measure {
         entity: Entity::Country,
@@ -99,8 +112,8 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         hi: 420.0,
         printed: p(0, None, None, false),
         scale: (-1500.0, 1500.0),
-        yearly: 0.5,
-        sized: false,
+        yearly: 80.0,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Company,
@@ -112,7 +125,7 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         printed: p(1, Some("$"), None, true),
         scale: (0.0, 700_000.0),
         yearly: 0.25,
-        sized: false,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Company,
@@ -123,8 +136,8 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         hi: 1300.0,
         printed: p(1, None, None, false),
         scale: (-50_000.0, 120_000.0),
-        yearly: 0.5,
-        sized: false,
+        yearly: 400.0,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Company,
@@ -136,7 +149,7 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         printed: p(1, Some("$"), None, false),
         scale: (0.0, 3500.0),
         yearly: 0.35,
-        sized: false,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Product,
@@ -148,7 +161,7 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         printed: p(0, None, None, true),
         scale: (0.0, 2_000_000.0),
         yearly: 0.4,
-        sized: false,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Product,
@@ -160,7 +173,7 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         printed: p(2, Some("€"), None, true),
         scale: (0.0, 5000.0),
         yearly: 0.1,
-        sized: false,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Product,
@@ -172,7 +185,7 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         printed: p(2, None, None, false),
         scale: (1.0, 5.0),
         yearly: 0.06,
-        sized: false,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::City,
@@ -184,7 +197,7 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         printed: p(0, Some("$"), None, true),
         scale: (100.0, 8000.0),
         yearly: 0.1,
-        sized: false,
+        fits: Fits::Income,
     },
     Measure {
         entity: Entity::City,
@@ -195,8 +208,8 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         hi: 18.0,
         printed: p(1, None, None, false),
         scale: (-40.0, 30.0),
-        yearly: 0.3,
-        sized: false,
+        yearly: 1.0,
+        fits: Fits::Own,
     },
     Measure {
         entity: Entity::City,
@@ -207,8 +220,8 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         hi: 2100.0,
         printed: p(0, None, None, true),
         scale: (0.0, 12_000.0),
-        yearly: 0.25,
-        sized: false,
+        yearly: 0.15,
+        fits: Fits::Own,
     },
     Measure {
         entity: Entity::Person,
@@ -220,7 +233,7 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         printed: p(0, None, None, false),
         scale: (0.0, 250.0),
         yearly: 0.4,
-        sized: false,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Industry,
@@ -232,7 +245,7 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         printed: p(1, None, None, true),
         scale: (0.0, 40_000.0),
         yearly: 0.08,
-        sized: false,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Industry,
@@ -244,7 +257,7 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         printed: p(0, None, None, true),
         scale: (0.0, 2_000_000.0),
         yearly: 0.3,
-        sized: false,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Country,
@@ -256,7 +269,7 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         printed: p(0, None, None, false),
         scale: (0.0, 300.0),
         yearly: 0.4,
-        sized: true,
+        fits: Fits::Size,
     },
     Measure {
         entity: Entity::Country,
@@ -268,7 +281,7 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         printed: p(1, None, None, false),
         scale: (0.0, 120.0),
         yearly: 0.2,
-        sized: true,
+        fits: Fits::Size,
     },
     Measure {
         entity: Entity::Country,
@@ -280,7 +293,7 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         printed: p(2, None, None, false),
         scale: (0.3, 11.0),
         yearly: 0.15,
-        sized: false,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Country,
@@ -292,7 +305,7 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         printed: p(1, None, None, false),
         scale: (0.0, 60.0),
         yearly: 0.2,
-        sized: false,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Country,
@@ -304,7 +317,7 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         printed: p(1, None, Some("%"), false),
         scale: (25.0, 97.0),
         yearly: 0.1,
-        sized: false,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Country,
@@ -316,7 +329,7 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         printed: p(1, None, None, true),
         scale: (0.0, 900.0),
         yearly: 0.12,
-        sized: true,
+        fits: Fits::Size,
     },
     Measure {
         entity: Entity::City,
@@ -328,7 +341,7 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         printed: p(0, None, None, true),
         scale: (0.0, 3700.0),
         yearly: 0.15,
-        sized: true,
+        fits: Fits::Size,
     },
     Measure {
         entity: Entity::City,
@@ -340,7 +353,7 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         printed: p(1, None, Some("%"), false),
         scale: (20.0, 97.0),
         yearly: 0.1,
-        sized: false,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::City,
@@ -352,7 +365,7 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         printed: p(1, None, Some("%"), false),
         scale: (2.0, 85.0),
         yearly: 0.1,
-        sized: false,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::City,
@@ -364,7 +377,7 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         printed: p(0, None, None, true),
         scale: (0.0, 60_000.0),
         yearly: 0.2,
-        sized: true,
+        fits: Fits::Size,
     },
 ];
 
@@ -390,9 +403,8 @@ pub struct TrendMeasure {
     /// Largest plausible change from one year to the next, relative to the
     /// value (absolute, in the unit, for measures that cross zero).
     pub yearly: f64,
-    /// Whether the value grows with the size of the place (a GDP, arrivals,
-    /// ridership): drawn to fit the named country or city.
-    pub sized: bool,
+    /// What of a real place the values follow.
+    pub fits: Fits,
     /// Whether the measure adds up over a period (journeys, sales), so a
     /// month's is about a twelfth of a year's; a rate or a level is not.
     pub flow: bool,
@@ -413,7 +425,7 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         printed: p(1, None, None, true),
         scale: (0.0, 700.0),
         yearly: 0.6,
-        sized: true,
+        fits: Fits::Size,
         flow: true,
     },
     TrendMeasure {
@@ -430,7 +442,7 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         printed: p(1, None, Some("%"), false),
         scale: (0.5, 40.0),
         yearly: 0.35,
-        sized: false,
+        fits: Fits::Any,
         flow: false,
     },
     TrendMeasure {
@@ -447,7 +459,7 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         printed: p(2, None, None, false),
         scale: (-2.0, 3.0),
         yearly: 0.6,
-        sized: false,
+        fits: Fits::Any,
         flow: false,
     },
     TrendMeasure {
@@ -464,7 +476,7 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         printed: p(1, Some("$"), None, true),
         scale: (0.0, 700.0),
         yearly: 0.4,
-        sized: false,
+        fits: Fits::Any,
         flow: true,
     },
     TrendMeasure {
@@ -481,7 +493,7 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         printed: p(1, None, None, false),
         scale: (0.0, 800.0),
         yearly: 0.5,
-        sized: false,
+        fits: Fits::Any,
         flow: false,
     },
     TrendMeasure {
@@ -498,7 +510,7 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         printed: p(0, Some("$"), None, true),
         scale: (30_000.0, 3_000_000.0),
         yearly: 0.2,
-        sized: false,
+        fits: Fits::Income,
         flow: false,
     },
     TrendMeasure {
@@ -515,7 +527,7 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         printed: p(0, None, None, true),
         scale: (0.0, 40_000.0),
         yearly: 0.35,
-        sized: true,
+        fits: Fits::Size,
         flow: true,
     },
     TrendMeasure {
@@ -532,7 +544,7 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         printed: p(2, None, None, true),
         scale: (0.0, 5000.0),
         yearly: 0.5,
-        sized: false,
+        fits: Fits::Any,
         flow: true,
     },
     TrendMeasure {
@@ -549,7 +561,7 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         printed: p(0, None, None, true),
         scale: (0.0, 10_000.0),
         yearly: 0.25,
-        sized: true,
+        fits: Fits::Size,
         flow: true,
     },
     TrendMeasure {
@@ -566,7 +578,7 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         printed: p(0, None, None, true),
         scale: (0.0, 10_000.0),
         yearly: 0.2,
-        sized: true,
+        fits: Fits::Size,
         flow: true,
     },
     TrendMeasure {
@@ -583,7 +595,7 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         printed: p(0, None, None, true),
         scale: (0.0, 60_000.0),
         yearly: 0.35,
-        sized: true,
+        fits: Fits::Size,
         flow: true,
     },
 ];
@@ -778,7 +790,7 @@ pub const PAIRS: &[Pair] = &[
         index: "City",
         title: "Median income and rent",
         x: "Median household income (US$)",
-        x_lo: 28000.0,
+        x_lo: 6000.0,
         x_hi: 118000.0,
         x_printed: p(0, None, None, true),
         y: "Median rent (US$ per month)",
