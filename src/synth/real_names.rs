@@ -487,7 +487,7 @@ pub const PEOPLE: &[&str] = &[
     "Maria Garcia",
     "Wei Zhang",
     "Priya Sharma",
-    "Mohammed Ali",
+    "Mohammed Saleh",
     "Ana Silva",
     "Yuki Tanaka",
     "Olga Ivanova",
