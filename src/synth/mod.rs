@@ -1,6 +1,8 @@
-//! Synthesized tables: realistic names from `fake`, plausible
-//! magnitudes, trends with noise and seasonality, outliers, negatives, shares
-//! that print to exactly 100, and matching titles, labels, units and sources.
+//! Synthesized tables: real and invented names side by side, magnitudes
+//! inside each measure's scale and fitted to the named place, trends with
+//! bounded noise, seasonality and outliers, negatives, shares that print to
+//! exactly 100, and matching titles, labels, units once, and sources dated
+//! at or after the data.
 //!
 //! Every table draws from its own generator, seeded from (seed, kind, index),
 //! so table `i` is the same whether 5 or 500 tables are generated.
