@@ -151,6 +151,38 @@ fn column(m: &Measure, values: &[f64]) -> Column {
     number_column(m.name, &cells, printed)
 }
 
+/// Values of `m` over `n` rows, each in its range: years move by at most a
+/// sixth from one to the next, months follow a seasonal cycle (a July
+/// is not colder than its January by chance), named rows are independent.
+fn over_rows(rng: &mut SynthRng, m: &Measure, rows: Rows, n: usize) -> Vec<f64> {
+    let span = m.hi - m.lo;
+    match rows {
+        Rows::Years => {
+            let mut level = rng.random_range(m.lo..m.hi);
+            (0..n)
+                .map(|_| {
+                    let now = level;
+                    level = (level * (1.0 + rng.random_range(-0.1..0.16))).clamp(m.lo, m.hi);
+                    now
+                })
+                .collect()
+        }
+        Rows::Months => {
+            let centre = rng.random_range(m.lo + span * 0.35..m.hi - span * 0.35);
+            let amplitude = rng.random_range(0.15..0.3) * span;
+            let peak = rng.random_range(5..=7) as f64;
+            (0..n)
+                .map(|i| {
+                    let season = ((i as f64 - peak) / 12.0 * std::f64::consts::TAU).cos();
+                    let noise = rng.random_range(-0.04..0.04) * span;
+                    (centre + amplitude * season + noise).clamp(m.lo, m.hi)
+                })
+                .collect()
+        }
+        Rows::Named(_) => (0..n).map(|_| rng.random_range(m.lo..m.hi)).collect(),
+    }
+}
+
 /// A pair of measures over 4–12 rows: the bar measure drawn from its range,
 /// the line's from its own (so the two scales differ as the pair does).
 pub fn dual_axis(rng: &mut SynthRng) -> Table {
@@ -177,10 +209,12 @@ pub fn dual_axis(rng: &mut SynthRng) -> Table {
         }
     };
     let n = cells.len();
+    let rows = p.rows;
     let draw = |m: &Measure, rng: &mut SynthRng| -> Vec<f64> {
         let scale = 10f64.powi(i32::from(m.decimals));
-        (0..n)
-            .map(|_| (rng.random_range(m.lo..m.hi) * scale).round() / scale)
+        over_rows(rng, m, rows, n)
+            .into_iter()
+            .map(|v| (v * scale).round() / scale)
             .collect()
     };
     let bars = draw(&p.bars, rng);

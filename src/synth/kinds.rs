@@ -2,7 +2,10 @@
 
 use super::SynthKind;
 use super::SynthRng;
-use super::measures::{CATEGORY_MEASURES, COMPOSITIONS, Measure, PAIRS, TREND_MEASURES};
+use super::fit;
+use super::measures::{
+    CATEGORY_MEASURES, COMPOSITIONS, Fits, Measure, PAIRS, TREND_MEASURES, TrendMeasure,
+};
 use super::names::{self, Entity};
 use super::values::{Printed, Trend, add_outlier, number_column, round_to, shares};
 use crate::ir::{Cell, Column, ColumnType, NumberFormat, Table, TableMeta};
@@ -25,7 +28,7 @@ pub fn generate(kind: SynthKind, rng: &mut SynthRng) -> Table {
         SynthKind::Bubble => scatter(rng, true),
         SynthKind::Waterfall => super::waterfall::waterfall(rng),
         SynthKind::ErrorBar => super::error_bar::error_bar(rng),
-        SynthKind::Samples => samples(rng),
+        SynthKind::Samples => super::samples::samples(rng),
         SynthKind::Change => super::shape::change(rng),
         SynthKind::Pair => super::shape::pair(rng),
         SynthKind::Profile => super::shape::profile(rng),
@@ -41,8 +44,10 @@ use crate::spec::dates::MONTH_FULL as MONTH_NAMES;
 
 /// A source line in the forms charts print, naming a fictional organisation
 /// (never a real institution): many distinct answers, so "what is the
-/// source?" cannot be answered from a prior.
-fn source(rng: &mut SynthRng) -> String {
+/// source?" cannot be answered from a prior. A year it names is never
+/// before `latest`, the last year of the data: a source cannot report a
+/// year that had not happened.
+fn source(rng: &mut SynthRng, latest: Option<i32>) -> String {
     // Drawn from a copy, advanced exactly as the table's stream always was,
     // so every other value of a seeded table stays what it was.
     let mut own = rng.clone();
@@ -52,7 +57,10 @@ fn source(rng: &mut SynthRng) -> String {
     }
     let rng = &mut own;
     let org: String = CompanyName().fake_with_rng(rng);
-    let year = rng.random_range(2012..=2025);
+    let year = match latest {
+        Some(last) => rng.random_range(last..=last + 1),
+        None => rng.random_range(2012..=2025),
+    };
     match rng.random_range(0..6) {
         0 => format!("{org} annual report {year}"),
         1 => format!("{org} market survey, {year}"),
@@ -84,9 +92,10 @@ pub(super) fn meta(
     y_label: String,
     unit: &str,
     paragraph: Option<String>,
+    latest: Option<i32>,
 ) -> TableMeta {
     let has_title = rng.random_bool(0.9);
-    let source = source(rng);
+    let source = source(rng, latest);
     let keep_paragraph = rng.random_bool(0.4);
     let (subtitle, footnote) = furniture(rng, x_label, &y_label, unit);
     TableMeta {
@@ -126,9 +135,15 @@ fn furniture(
 ) -> (Option<String>, Option<String>) {
     let mut own = rng.clone();
     own.jump();
-    let by = x_label.to_lowercase();
+    // "by advertising spend", without the x unit a y label may share.
+    let by = x_label.split(" (").next().unwrap_or(x_label).to_lowercase();
+    // "Revenue (US$ million), in US$ million" would state the unit twice.
+    let bare = y_label
+        .strip_suffix(&format!(" ({unit})"))
+        .unwrap_or(y_label);
+    let states = |label: &str| label.to_lowercase().contains(&unit.to_lowercase());
     let subtitle = own.random_bool(0.35).then(|| match own.random_range(0..3) {
-        0 if !unit.is_empty() => format!("{y_label}, in {unit}"),
+        0 if !unit.is_empty() && !states(bare) => format!("{bare}, in {unit}"),
         1 => format!("{y_label} by {by}"),
         _ if !unit.is_empty() => format!("Figures in {unit}"),
         _ => format!("{y_label} by {by}"),
@@ -170,6 +185,41 @@ pub(super) fn measure_value(rng: &mut SynthRng, m: &Measure) -> f64 {
     rng.random_range(m.lo..m.hi)
 }
 
+/// A value of `m` for the category `label`: a real place's own figure
+/// (a population, a climate), or one that fits its size or income.
+pub(super) fn measure_value_for(rng: &mut SynthRng, m: &Measure, label: &str) -> f64 {
+    match m.fits {
+        Fits::Any => measure_value(rng, m),
+        Fits::Own => fit::own_value(rng, m.name, label).unwrap_or_else(|| measure_value(rng, m)),
+        fits => fit::sized_draw(rng, m.lo, m.hi, fit::position(m.entity, label, fits)),
+    }
+}
+
+/// A value as a sentence states it, with its unit once: "4.5%", not
+/// "4.5% %"; "$1,200.0 million", not "$1,200.0 US$ million".
+pub(super) fn amount(value: f64, printed: Printed, unit: &str) -> String {
+    let text = format_value(value, &fmt_of(printed));
+    let carried = [printed.prefix, printed.suffix].contains(&Some(unit));
+    let rest = match printed.prefix {
+        Some(currency) if unit.contains(currency) => {
+            unit.replacen("US$", "", 1).replacen(currency, "", 1)
+        }
+        _ => unit.to_string(),
+    };
+    let rest = rest.trim();
+    if carried || rest.is_empty() {
+        text
+    } else {
+        format!("{text} {rest}")
+    }
+}
+
+/// The first value of a series, fitted to a real place's size or income.
+fn trend_start(rng: &mut SynthRng, m: &TrendMeasure, label: &str) -> f64 {
+    let position = fit::position(m.entity, label, m.fits);
+    fit::sized_draw(rng, m.start_lo, m.start_hi, position)
+}
+
 /// Single series over categories; `ranking` gives many long labels, sorted.
 fn categories(rng: &mut SynthRng, ranking: bool) -> Table {
     let m = if ranking {
@@ -187,12 +237,19 @@ fn categories(rng: &mut SynthRng, ranking: bool) -> Table {
         rng.random_range(4..=10)
     };
     let year = rng.random_range(2015..=2024);
-    let labels = names::distinct(rng, m.entity, n + 1);
+    let labels = names::distinct_in(rng, m.entity, n + 1, Some((year, year)));
     let (labels, unseen) = labels.split_at(n);
-    let mut values: Vec<f64> = (0..n).map(|_| measure_value(rng, &m)).collect();
-    // Spikes only where values cannot be negative (a 4× colder city is not plausible).
-    if m.lo >= 0.0 && rng.random_bool(0.2) {
+    let mut values: Vec<f64> = labels
+        .iter()
+        .map(|l| measure_value_for(rng, &m, l))
+        .collect();
+    // Spikes only where values cannot be negative (a 4× colder city is not
+    // plausible) nor follow a place's size, and never past the scale.
+    if m.lo >= 0.0 && m.fits == Fits::Any && rng.random_bool(0.2) {
         add_outlier(rng, &mut values);
+    }
+    for v in &mut values {
+        *v = fit::within(*v, m.scale);
     }
     let mut rows: Vec<(String, f64)> = labels.iter().cloned().zip(values).collect();
     if ranking || rng.random_bool(0.3) {
@@ -206,13 +263,12 @@ fn categories(rng: &mut SynthRng, ranking: bool) -> Table {
         .map(|(i, v)| (Some(i) != missing).then_some(*v))
         .collect();
     let column = number_column(m.name, &values, m.printed);
-    let extra = round_to(measure_value(rng, &m), m.printed.decimals);
+    let extra = round_to(measure_value_for(rng, &m, &unseen[0]), m.printed.decimals);
     let paragraph = format!(
-        "A later estimate put the {} figure for {} at {} {}, a value not shown in the chart.",
+        "A later estimate put the {} figure for {} at {}, a value not shown in the chart.",
         m.name.to_lowercase(),
         unseen[0],
-        format_value(extra, &fmt_of(m.printed)),
-        m.unit
+        amount(extra, m.printed, m.unit)
     );
     let title = m.title.replace("{year}", &year.to_string());
     let meta = meta(
@@ -222,6 +278,7 @@ fn categories(rng: &mut SynthRng, ranking: bool) -> Table {
         with_unit(m.name, m.unit),
         m.unit,
         Some(paragraph),
+        Some(year),
     );
     Table {
         id: String::new(),
@@ -238,17 +295,33 @@ fn grouped(rng: &mut SynthRng) -> Table {
     let n = rng.random_range(3..=8);
     let k = rng.random_range(2..=4);
     let first_year = rng.random_range(2012..=2024 - k);
-    let labels = names::distinct(rng, m.entity, n);
-    let base: Vec<f64> = (0..n).map(|_| measure_value(rng, &m)).collect();
-    let series: Vec<Column> = (0..k)
-        .map(|s| {
-            let values: Vec<Option<f64>> = base
-                .iter()
-                .map(|b| {
-                    let change = rng.random_range(-0.15..0.25) * b.abs().max((m.hi - m.lo) * 0.05);
-                    Some(b + change * s as f64)
+    let labels = names::distinct_in(rng, m.entity, n, Some((first_year, first_year + k - 1)));
+    // Each category moves from year to year at most as its measure can.
+    let rows: Vec<Vec<f64>> = labels
+        .iter()
+        .map(|l| {
+            let b = measure_value_for(rng, &m, l);
+            // `yearly` is in the unit for measures that cross zero.
+            let crosses_zero = m.scale.0 < 0.0;
+            let step = if crosses_zero {
+                m.yearly
+            } else {
+                b.abs() * m.yearly
+            };
+            let mut v: Vec<f64> = (0..k)
+                .scan(b, |level, _| {
+                    let now = *level;
+                    *level += rng.random_range(-0.6..1.0) * step;
+                    Some(now)
                 })
                 .collect();
+            fit::bounded_steps(&mut v, m.yearly, m.scale);
+            v
+        })
+        .collect();
+    let series: Vec<Column> = (0..k)
+        .map(|s| {
+            let values: Vec<Option<f64>> = rows.iter().map(|r| Some(r[s as usize])).collect();
             number_column(&(first_year + s).to_string(), &values, m.printed)
         })
         .collect();
@@ -270,6 +343,7 @@ fn grouped(rng: &mut SynthRng) -> Table {
         with_unit(m.name, m.unit),
         m.unit,
         Some(paragraph),
+        Some(last),
     );
     Table {
         id: String::new(),
@@ -297,10 +371,27 @@ fn stacked(rng: &mut SynthRng) -> Table {
         thousands: true,
     };
     let mut columns: Vec<Vec<Option<f64>>> = vec![Vec::with_capacity(n); parts.len()];
-    for _ in 0..n {
-        let total = rng.random_range(c.total_lo..c.total_hi);
-        let split = shares(rng, parts.len(), 1, false);
-        for (col, share) in columns.iter_mut().zip(split) {
+    // Over years, one place's total and mix drift a little from year to
+    // year; across countries each has its own.
+    let mut total = 0.0;
+    let mut split: Vec<f64> = Vec::new();
+    for (i, label) in labels.iter().enumerate() {
+        if by_year && i > 0 {
+            total *= 1.0 + rng.random_range(-0.05..0.08);
+            for s in &mut split {
+                *s *= 1.0 + rng.random_range(-0.1..0.1);
+            }
+            let sum: f64 = split.iter().sum();
+            split.iter_mut().for_each(|s| *s *= 100.0 / sum);
+        } else {
+            // A country's total fits its size.
+            let size = (c.sized && !by_year)
+                .then(|| fit::size_position(Entity::Country, label))
+                .flatten();
+            total = fit::sized_draw(rng, c.total_lo, c.total_hi, size);
+            split = shares(rng, parts.len(), 1, false);
+        }
+        for (col, share) in columns.iter_mut().zip(&split) {
             col.push(Some(total * share / 100.0));
         }
     }
@@ -309,11 +400,12 @@ fn stacked(rng: &mut SynthRng) -> Table {
         .zip(&columns)
         .map(|(p, v)| number_column(p, v, printed))
         .collect();
-    let (index, x_label, title) = if by_year {
+    let (index, x_label, title, latest) = if by_year {
         (
             year_column(&years),
             "Year",
             format!("{}, {first_year}–{}", c.title, years[n - 1]),
+            years[n - 1],
         )
     } else {
         let year = rng.random_range(2015..=2024);
@@ -321,6 +413,7 @@ fn stacked(rng: &mut SynthRng) -> Table {
             text_column("Country", &labels),
             "Country",
             format!("{} in selected countries, {year}", c.title),
+            year,
         )
     };
     let paragraph = format!(
@@ -334,6 +427,7 @@ fn stacked(rng: &mut SynthRng) -> Table {
         capitalized(c.unit),
         c.unit,
         Some(paragraph),
+        Some(latest),
     );
     Table {
         id: String::new(),
@@ -351,13 +445,15 @@ fn trend(rng: &mut SynthRng) -> Table {
     let first = rng.random_range(1995..=2024 - steps as i32 + 1);
     let years: Vec<i32> = (0..steps as i32).map(|i| first + i).collect();
     let k = rng.random_range(1..=4);
-    let labels = names::distinct(rng, m.entity, k);
+    let labels = names::distinct_in(rng, m.entity, k, Some((first, years[steps - 1])));
     let series: Vec<Column> = labels
         .iter()
         .map(|label| {
+            let start = trend_start(rng, m, label);
+            let growth = rng.random_range(m.growth_lo..=m.growth_hi);
             let t = Trend {
-                start: rng.random_range(m.start_lo..m.start_hi),
-                growth: rng.random_range(m.growth_lo..=m.growth_hi),
+                start,
+                growth: fit::growth_within(growth, start, steps, 1.0 + 2.0 * m.noise, m.scale),
                 seasonal: 0.0,
                 noise: m.noise,
                 drift: m.drift,
@@ -366,6 +462,8 @@ fn trend(rng: &mut SynthRng) -> Table {
             if m.drift == 0.0 && rng.random_bool(0.15) {
                 add_outlier(rng, &mut v);
             }
+            // A spike stays a jump the measure can make in a year.
+            fit::bounded_steps(&mut v, m.yearly, m.scale);
             let missing = rng.random_bool(0.1).then(|| rng.random_range(1..steps));
             let values: Vec<Option<f64>> = v
                 .iter()
@@ -386,8 +484,10 @@ fn trend(rng: &mut SynthRng) -> Table {
     } else {
         format!("{}, {first}–{last}", m.title)
     };
-    let later =
-        series[0].cells[steps - 1].as_f64().unwrap_or(m.start_hi) * rng.random_range(1.02..1.2);
+    let later = fit::within(
+        series[0].cells[steps - 1].as_f64().unwrap_or(m.start_hi) * rng.random_range(1.02..1.2),
+        m.scale,
+    );
     let paragraph = format!(
         "In {} the figure for {} reached {} according to a later estimate.",
         last + 1,
@@ -401,6 +501,7 @@ fn trend(rng: &mut SynthRng) -> Table {
         with_unit(m.name, m.unit),
         m.unit,
         Some(paragraph),
+        Some(last),
     );
     Table {
         id: String::new(),
@@ -426,23 +527,28 @@ fn monthly(rng: &mut SynthRng) -> Table {
         })
         .collect();
     let k = rng.random_range(1..=3);
-    let labels = names::distinct(rng, m.entity, k);
+    let last_year = year + ((start_month - 1 + steps - 1) / 12) as i32;
+    let labels = names::distinct_in(rng, m.entity, k, Some((year, last_year)));
     let seasonal = rng.random_range(0.08..0.35);
     let series: Vec<Column> = labels
         .iter()
         .map(|label| {
+            let per_month = if m.flow { 12.0 } else { 1.0 };
+            // A month's figure still prints with a few significant digits.
+            let smallest = 10.0 * 10f64.powi(-i32::from(m.printed.decimals));
+            let start = (trend_start(rng, m, label) / per_month).max(smallest);
+            let growth = rng.random_range(m.growth_lo..=m.growth_hi) / 12.0;
+            let headroom = (1.0 + seasonal) * (1.0 + m.noise);
             let t = Trend {
-                start: rng.random_range(m.start_lo..m.start_hi),
-                growth: rng.random_range(m.growth_lo..=m.growth_hi) / 12.0,
+                start,
+                growth: fit::growth_within(growth, start, steps, headroom, m.scale),
                 seasonal,
                 noise: m.noise / 2.0,
                 drift: m.drift / 12.0,
             };
-            let v: Vec<Option<f64>> = t
-                .values(rng, steps, start_month as f64 - 4.0)
-                .into_iter()
-                .map(Some)
-                .collect();
+            let mut v = t.values(rng, steps, start_month as f64 - 4.0);
+            fit::bounded_steps(&mut v, m.yearly, m.scale);
+            let v: Vec<Option<f64>> = v.into_iter().map(Some).collect();
             number_column(label, &v, m.printed)
         })
         .collect();
@@ -455,8 +561,10 @@ fn monthly(rng: &mut SynthRng) -> Table {
         year + (end / 12) as i32
     );
     let next = end + 1;
-    let later =
-        series[0].cells[steps - 1].as_f64().unwrap_or(m.start_hi) * rng.random_range(0.9..1.1);
+    let later = fit::within(
+        series[0].cells[steps - 1].as_f64().unwrap_or(m.start_hi) * rng.random_range(0.9..1.1),
+        m.scale,
+    );
     let paragraph = format!(
         "The figure for {} in {} {} was {} according to a first estimate.",
         labels[0],
@@ -471,6 +579,7 @@ fn monthly(rng: &mut SynthRng) -> Table {
         with_unit(m.name, m.unit),
         m.unit,
         Some(paragraph),
+        Some(year + (end / 12) as i32),
     );
     Table {
         id: String::new(),
@@ -492,7 +601,7 @@ fn pie(rng: &mut SynthRng) -> Table {
     let use_companies = rng.random_bool(0.4);
     let (part_name, labels, title) = if use_companies {
         let n = rng.random_range(3..=7);
-        let mut labels = names::distinct(rng, Entity::Company, n);
+        let mut labels = names::distinct_in(rng, Entity::Company, n, Some((year, year)));
         labels.push("Others".to_string());
         (
             "Company",
@@ -536,6 +645,7 @@ fn pie(rng: &mut SynthRng) -> Table {
         "Share (%)".to_string(),
         "%",
         Some(paragraph),
+        Some(year),
     );
     Table {
         id: String::new(),
@@ -550,13 +660,23 @@ fn pie(rng: &mut SynthRng) -> Table {
 fn scatter(rng: &mut SynthRng, bubble: bool) -> Table {
     let pair = pick(rng, PAIRS);
     let n = rng.random_range(8..=30);
-    let labels = names::distinct(rng, pair.entity, n);
-    let xs: Vec<f64> = (0..n)
-        .map(|_| rng.random_range(pair.x_lo..pair.x_hi))
+    let year = rng.random_range(2015..=2024);
+    let labels = names::distinct_in(rng, pair.entity, n, Some((year, year)));
+    // A real country's or city's income places its x (GDP per person,
+    // household income) among the others.
+    let xs: Vec<f64> = labels
+        .iter()
+        .map(|l| {
+            let income = fit::income_position(pair.entity, l);
+            fit::sized_draw(rng, pair.x_lo, pair.x_hi, income)
+        })
         .collect();
     let ys: Vec<Option<f64>> = xs
         .iter()
-        .map(|x| Some(pair.intercept + pair.slope * x + pair.noise * rng.random_range(-1.0..1.0)))
+        .map(|x| {
+            let y = pair.intercept + pair.slope * x + pair.noise * rng.random_range(-1.0..1.0);
+            Some(fit::within(y, pair.y_scale))
+        })
         .collect();
     let xs: Vec<Option<f64>> = xs.into_iter().map(Some).collect();
     let mut series = vec![
@@ -564,195 +684,40 @@ fn scatter(rng: &mut SynthRng, bubble: bool) -> Table {
         number_column(pair.y, &ys, pair.y_printed),
     ];
     if bubble {
-        let sizes: Vec<Option<f64>> = (0..n)
-            .map(|_| Some(rng.random_range(pair.size_lo..pair.size_hi)))
+        // A real place's population is its own.
+        let sizes: Vec<Option<f64>> = labels
+            .iter()
+            .map(|l| {
+                let own = super::real_names::population_millions(l);
+                match (pair.size_is_population, own) {
+                    (Some(per_million), Some(p)) => {
+                        Some(p * per_million * rng.random_range(0.97..1.03))
+                    }
+                    _ => Some(rng.random_range(pair.size_lo..pair.size_hi)),
+                }
+            })
             .collect();
         series.push(number_column(pair.size, &sizes, pair.size_printed));
     }
-    let year = rng.random_range(2015..=2024);
     let title = format!("{}, {year}", pair.title);
     let paragraph = format!(
         "{} points were excluded because their data were incomplete.",
         rng.random_range(2..9)
     );
-    let meta = meta(rng, title, pair.x, pair.y.to_string(), "", Some(paragraph));
+    let meta = meta(
+        rng,
+        title,
+        pair.x,
+        pair.y.to_string(),
+        "",
+        Some(paragraph),
+        Some(year),
+    );
     Table {
         id: String::new(),
         source_path: None,
         meta,
         index: text_column(pair.index, &labels),
         series,
-    }
-}
-
-/// A measured quantity sampled per group: name, unit, decimals, typical
-/// centre and spread, whether it is right-skewed (times, amounts), and
-/// names of groups it is compared across.
-struct SampleMeasure {
-    measure: &'static str,
-    unit: &'static str,
-    decimals: u8,
-    centre: f64,
-    spread: f64,
-    skewed: bool,
-    group_word: &'static str,
-    groups: &'static [&'static str],
-}
-
-const SAMPLE_MEASURES: [SampleMeasure; 6] = [
-    SampleMeasure {
-        measure: "Reaction time",
-        unit: "ms",
-        decimals: 0,
-        centre: 420.0,
-        spread: 70.0,
-        skewed: true,
-        group_word: "Condition",
-        groups: &[
-            "Control",
-            "Caffeine",
-            "Sleep-deprived",
-            "Placebo",
-            "Alcohol",
-        ],
-    },
-    SampleMeasure {
-        measure: "Length of stay",
-        unit: "days",
-        decimals: 1,
-        centre: 5.5,
-        spread: 1.8,
-        skewed: true,
-        group_word: "Ward",
-        groups: &[
-            "Cardiology",
-            "Surgery",
-            "Oncology",
-            "Pediatrics",
-            "Neurology",
-        ],
-    },
-    SampleMeasure {
-        measure: "Delivery time",
-        unit: "min",
-        decimals: 0,
-        centre: 34.0,
-        spread: 8.0,
-        skewed: true,
-        group_word: "City",
-        groups: &["Lisbon", "Porto", "Braga", "Faro", "Coimbra"],
-    },
-    SampleMeasure {
-        measure: "Tensile strength",
-        unit: "MPa",
-        decimals: 1,
-        centre: 312.0,
-        spread: 14.0,
-        skewed: false,
-        group_word: "Alloy",
-        groups: &["A-110", "B-220", "C-350", "D-415"],
-    },
-    SampleMeasure {
-        measure: "Systolic blood pressure",
-        unit: "mmHg",
-        decimals: 0,
-        centre: 128.0,
-        spread: 12.0,
-        skewed: false,
-        group_word: "Age group",
-        groups: &["18-34", "35-49", "50-64", "65+"],
-    },
-    SampleMeasure {
-        measure: "Page load time",
-        unit: "s",
-        decimals: 2,
-        centre: 1.8,
-        spread: 0.45,
-        skewed: true,
-        group_word: "Browser",
-        groups: &["Firefox", "Chrome", "Safari", "Edge"],
-    },
-];
-
-/// A standard normal draw (Box–Muller).
-fn normal(rng: &mut SynthRng) -> f64 {
-    let u1: f64 = rng.random_range(f64::EPSILON..1.0);
-    let u2: f64 = rng.random_range(0.0..1.0);
-    (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
-}
-
-/// Raw observations: 2–4 named groups of 30–200 observations each, one
-/// column per group (ragged groups end in empty cells), with group shifts,
-/// right skew for times and amounts, and a few outliers.
-pub(super) fn samples(rng: &mut SynthRng) -> Table {
-    let m = pick(rng, &SAMPLE_MEASURES);
-    let k = rng.random_range(2..=m.groups.len().min(4));
-    let mut names: Vec<&str> = m.groups.to_vec();
-    // A seeded choice of k groups, in the measure's order.
-    while names.len() > k {
-        let i = rng.random_range(0..names.len());
-        names.remove(i);
-    }
-    let mut columns = Vec::new();
-    let mut longest = 0;
-    let mut groups: Vec<Vec<f64>> = Vec::new();
-    for _ in &names {
-        let n = rng.random_range(30..=200usize);
-        let shift = rng.random_range(-1.2..1.2) * m.spread;
-        let scale = rng.random_range(0.7..1.3) * m.spread;
-        let mut v: Vec<f64> = (0..n)
-            .map(|_| {
-                let z = normal(rng);
-                // Log-normal-like skew: long right tail, floor above zero.
-                let x = if m.skewed {
-                    (m.centre + shift) * (z * scale / m.centre).exp()
-                } else {
-                    m.centre + shift + z * scale
-                };
-                round_to(x.max(m.centre * 0.05), m.decimals)
-            })
-            .collect();
-        // One to three outliers beyond the whiskers on about half the groups.
-        if rng.random_bool(0.5) {
-            for _ in 0..rng.random_range(1..=3) {
-                let i = rng.random_range(0..n);
-                let far = m.centre + shift + rng.random_range(3.5..5.0) * scale;
-                v[i] = round_to(far, m.decimals);
-            }
-        }
-        longest = longest.max(n);
-        groups.push(v);
-    }
-    let format = NumberFormat {
-        decimals: m.decimals,
-        ..NumberFormat::default()
-    };
-    for (name, v) in names.iter().zip(&groups) {
-        let mut cells: Vec<Cell> = v.iter().map(|x| Cell::Number(*x)).collect();
-        cells.resize(longest, Cell::Missing);
-        columns.push(Column {
-            name: name.to_string(),
-            ctype: ColumnType::Number,
-            format: format.clone(),
-            cells,
-        });
-    }
-    let label = with_unit(m.measure, m.unit);
-    let title = format!("{} by {}", m.measure, m.group_word.to_lowercase());
-    let mut meta = meta(rng, title, m.group_word, label, m.unit, None);
-    meta.measure = Some(m.measure.to_string());
-    meta.samples = true;
-    meta.additive = Some(false);
-    Table {
-        id: String::new(),
-        source_path: None,
-        meta,
-        index: Column {
-            name: "Observation".into(),
-            ctype: ColumnType::Number,
-            format: NumberFormat::default(),
-            cells: (1..=longest).map(|i| Cell::Number(i as f64)).collect(),
-        },
-        series: columns,
     }
 }

@@ -3,6 +3,20 @@
 use super::names::Entity;
 use super::values::Printed;
 
+/// What of a real place (a country or city in the built-in lists) a
+/// measure's values follow; invented places take any value in range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fits {
+    /// Nothing: any value in range suits any place.
+    Any,
+    /// Its size (population): a GDP, arrivals, ridership.
+    Size,
+    /// Its income: rents, house prices.
+    Income,
+    /// Its own listed figure: a population, a January temperature, rainfall.
+    Own,
+}
+
 /// A quantity measured per category (bar charts, grouped/stacked bars).
 #[derive(Debug, Clone, Copy)]
 pub struct Measure {
@@ -15,6 +29,15 @@ pub struct Measure {
     pub lo: f64,
     pub hi: f64,
     pub printed: Printed,
+    /// Hard bounds of the measure's scale, which no spike, trend or change
+    /// passes: a percentage of something stays within 0–100, a rating under
+    /// its maximum, a count at or above zero.
+    pub scale: (f64, f64),
+    /// Largest plausible change from one year to the next, relative to the
+    /// value (absolute, in the unit, for measures that cross zero).
+    pub yearly: f64,
+    /// What of a real place the values follow.
+    pub fits: Fits,
 }
 
 const fn p(
@@ -40,6 +63,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 80.0,
         hi: 4200.0,
         printed: p(0, None, None, true),
+        scale: (1.0, 30000.0),
+        yearly: 0.12,
+        fits: Fits::Size,
     },
     Measure {
         entity: Entity::Country,
@@ -49,6 +75,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: -3.5,
         hi: 7.5,
         printed: p(1, None, Some("%"), false),
+        scale: (-15.0, 15.0),
+        yearly: 3.0,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Country,
@@ -58,6 +87,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 0.8,
         hi: 12.0,
         printed: p(1, None, None, false),
+        scale: (0.0, 13.0),
+        yearly: 0.08,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Country,
@@ -67,6 +99,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 2_000_000.0,
         hi: 210_000_000.0,
         printed: p(0, None, None, true),
+        scale: (1e4, 1.5e9),
+        yearly: 0.03,
+        fits: Fits::Own,
     },
     Measure {
         entity: Entity::Country,
@@ -76,6 +111,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: -180.0,
         hi: 420.0,
         printed: p(0, None, None, false),
+        scale: (-1500.0, 1500.0),
+        yearly: 80.0,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Company,
@@ -85,6 +123,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 120.0,
         hi: 9800.0,
         printed: p(1, Some("$"), None, true),
+        scale: (0.0, 700_000.0),
+        yearly: 0.25,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Company,
@@ -94,6 +135,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: -450.0,
         hi: 1300.0,
         printed: p(1, None, None, false),
+        scale: (-50_000.0, 120_000.0),
+        yearly: 400.0,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Company,
@@ -103,6 +147,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 2.0,
         hi: 950.0,
         printed: p(1, Some("$"), None, false),
+        scale: (0.0, 3500.0),
+        yearly: 0.35,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Product,
@@ -112,6 +159,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 1200.0,
         hi: 98000.0,
         printed: p(0, None, None, true),
+        scale: (0.0, 2_000_000.0),
+        yearly: 0.4,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Product,
@@ -121,6 +171,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 19.0,
         hi: 1450.0,
         printed: p(2, Some("€"), None, true),
+        scale: (0.0, 5000.0),
+        yearly: 0.1,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Product,
@@ -130,6 +183,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 2.4,
         hi: 4.9,
         printed: p(2, None, None, false),
+        scale: (1.0, 5.0),
+        yearly: 0.06,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::City,
@@ -139,6 +195,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 450.0,
         hi: 3400.0,
         printed: p(0, Some("$"), None, true),
+        scale: (100.0, 8000.0),
+        yearly: 0.1,
+        fits: Fits::Income,
     },
     Measure {
         entity: Entity::City,
@@ -148,6 +207,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: -14.0,
         hi: 18.0,
         printed: p(1, None, None, false),
+        scale: (-40.0, 30.0),
+        yearly: 1.0,
+        fits: Fits::Own,
     },
     Measure {
         entity: Entity::City,
@@ -157,6 +219,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 180.0,
         hi: 2100.0,
         printed: p(0, None, None, true),
+        scale: (0.0, 12_000.0),
+        yearly: 0.15,
+        fits: Fits::Own,
     },
     Measure {
         entity: Entity::Person,
@@ -166,6 +231,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 4.0,
         hi: 61.0,
         printed: p(0, None, None, false),
+        scale: (0.0, 250.0),
+        yearly: 0.4,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Industry,
@@ -175,6 +243,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 35.0,
         hi: 2400.0,
         printed: p(1, None, None, true),
+        scale: (0.0, 40_000.0),
+        yearly: 0.08,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Industry,
@@ -184,6 +255,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 800.0,
         hi: 64000.0,
         printed: p(0, None, None, true),
+        scale: (0.0, 2_000_000.0),
+        yearly: 0.3,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Country,
@@ -193,6 +267,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 2.0,
         hi: 64.0,
         printed: p(0, None, None, false),
+        scale: (0.0, 300.0),
+        yearly: 0.4,
+        fits: Fits::Size,
     },
     Measure {
         entity: Entity::Country,
@@ -202,6 +279,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 1.5,
         hi: 90.0,
         printed: p(1, None, None, false),
+        scale: (0.0, 120.0),
+        yearly: 0.2,
+        fits: Fits::Size,
     },
     Measure {
         entity: Entity::Country,
@@ -211,6 +291,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 1.2,
         hi: 9.5,
         printed: p(2, None, None, false),
+        scale: (0.3, 11.0),
+        yearly: 0.15,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Country,
@@ -220,6 +303,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 0.4,
         hi: 25.0,
         printed: p(1, None, None, false),
+        scale: (0.0, 60.0),
+        yearly: 0.2,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Country,
@@ -229,6 +315,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 42.0,
         hi: 88.0,
         printed: p(1, None, Some("%"), false),
+        scale: (25.0, 97.0),
+        yearly: 0.1,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::Country,
@@ -238,6 +327,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 3.0,
         hi: 650.0,
         printed: p(1, None, None, true),
+        scale: (0.0, 900.0),
+        yearly: 0.12,
+        fits: Fits::Size,
     },
     Measure {
         entity: Entity::City,
@@ -247,6 +339,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 20.0,
         hi: 2500.0,
         printed: p(0, None, None, true),
+        scale: (0.0, 3700.0),
+        yearly: 0.15,
+        fits: Fits::Size,
     },
     Measure {
         entity: Entity::City,
@@ -256,6 +351,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 48.0,
         hi: 92.0,
         printed: p(1, None, Some("%"), false),
+        scale: (20.0, 97.0),
+        yearly: 0.1,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::City,
@@ -265,6 +363,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 12.0,
         hi: 68.0,
         printed: p(1, None, Some("%"), false),
+        scale: (2.0, 85.0),
+        yearly: 0.1,
+        fits: Fits::Any,
     },
     Measure {
         entity: Entity::City,
@@ -274,6 +375,9 @@ pub const CATEGORY_MEASURES: &[Measure] = &[
         lo: 300.0,
         hi: 12000.0,
         printed: p(0, None, None, true),
+        scale: (0.0, 60_000.0),
+        yearly: 0.2,
+        fits: Fits::Size,
     },
 ];
 
@@ -292,6 +396,18 @@ pub struct TrendMeasure {
     /// Adds a linear drift of about this much per step (can cross zero).
     pub drift: f64,
     pub printed: Printed,
+    /// Hard bounds of the measure's scale, which no spike, trend or change
+    /// passes: a percentage of something stays within 0–100, a rating under
+    /// its maximum, a count at or above zero.
+    pub scale: (f64, f64),
+    /// Largest plausible change from one year to the next, relative to the
+    /// value (absolute, in the unit, for measures that cross zero).
+    pub yearly: f64,
+    /// What of a real place the values follow.
+    pub fits: Fits,
+    /// Whether the measure adds up over a period (journeys, sales), so a
+    /// month's is about a twelfth of a year's; a rate or a level is not.
+    pub flow: bool,
 }
 
 pub const TREND_MEASURES: &[TrendMeasure] = &[
@@ -307,6 +423,10 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         noise: 0.06,
         drift: 0.0,
         printed: p(1, None, None, true),
+        scale: (0.0, 700.0),
+        yearly: 0.6,
+        fits: Fits::Size,
+        flow: true,
     },
     TrendMeasure {
         entity: Entity::Country,
@@ -320,6 +440,10 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         noise: 0.08,
         drift: 0.0,
         printed: p(1, None, Some("%"), false),
+        scale: (0.5, 40.0),
+        yearly: 0.35,
+        fits: Fits::Any,
+        flow: false,
     },
     TrendMeasure {
         entity: Entity::Country,
@@ -333,6 +457,10 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         noise: 0.35,
         drift: 0.045,
         printed: p(2, None, None, false),
+        scale: (-2.0, 3.0),
+        yearly: 0.6,
+        fits: Fits::Any,
+        flow: false,
     },
     TrendMeasure {
         entity: Entity::Company,
@@ -346,6 +474,10 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         noise: 0.05,
         drift: 0.0,
         printed: p(1, Some("$"), None, true),
+        scale: (0.0, 700.0),
+        yearly: 0.4,
+        fits: Fits::Any,
+        flow: true,
     },
     TrendMeasure {
         entity: Entity::Company,
@@ -359,6 +491,10 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         noise: 0.04,
         drift: 0.0,
         printed: p(1, None, None, false),
+        scale: (0.0, 800.0),
+        yearly: 0.5,
+        fits: Fits::Any,
+        flow: false,
     },
     TrendMeasure {
         entity: Entity::City,
@@ -372,6 +508,10 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         noise: 0.03,
         drift: 0.0,
         printed: p(0, Some("$"), None, true),
+        scale: (30_000.0, 3_000_000.0),
+        yearly: 0.2,
+        fits: Fits::Income,
+        flow: false,
     },
     TrendMeasure {
         entity: Entity::City,
@@ -385,6 +525,10 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         noise: 0.07,
         drift: 0.0,
         printed: p(0, None, None, true),
+        scale: (0.0, 40_000.0),
+        yearly: 0.35,
+        fits: Fits::Size,
+        flow: true,
     },
     TrendMeasure {
         entity: Entity::Product,
@@ -398,6 +542,10 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         noise: 0.06,
         drift: 0.0,
         printed: p(2, None, None, true),
+        scale: (0.0, 5000.0),
+        yearly: 0.5,
+        fits: Fits::Any,
+        flow: true,
     },
     TrendMeasure {
         entity: Entity::Country,
@@ -411,6 +559,10 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         noise: 0.04,
         drift: 0.0,
         printed: p(0, None, None, true),
+        scale: (0.0, 10_000.0),
+        yearly: 0.25,
+        fits: Fits::Size,
+        flow: true,
     },
     TrendMeasure {
         entity: Entity::Country,
@@ -424,6 +576,10 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         noise: 0.05,
         drift: 0.0,
         printed: p(0, None, None, true),
+        scale: (0.0, 10_000.0),
+        yearly: 0.2,
+        fits: Fits::Size,
+        flow: true,
     },
     TrendMeasure {
         entity: Entity::City,
@@ -437,6 +593,10 @@ pub const TREND_MEASURES: &[TrendMeasure] = &[
         noise: 0.09,
         drift: 0.0,
         printed: p(0, None, None, true),
+        scale: (0.0, 60_000.0),
+        yearly: 0.35,
+        fits: Fits::Size,
+        flow: true,
     },
 ];
 
@@ -449,6 +609,9 @@ pub struct Composition {
     pub unit: &'static str,
     pub total_lo: f64,
     pub total_hi: f64,
+    /// Whether a country's total grows with its size (its electricity, not
+    /// a survey's respondents).
+    pub sized: bool,
 }
 
 pub const COMPOSITIONS: &[Composition] = &[
@@ -468,6 +631,7 @@ pub const COMPOSITIONS: &[Composition] = &[
         unit: "TWh",
         total_lo: 40.0,
         total_hi: 900.0,
+        sized: true,
     },
     Composition {
         title: "Household spending by category",
@@ -485,6 +649,7 @@ pub const COMPOSITIONS: &[Composition] = &[
         unit: "US$ per month",
         total_lo: 1800.0,
         total_hi: 5200.0,
+        sized: false,
     },
     Composition {
         title: "Respondents by age group",
@@ -493,6 +658,7 @@ pub const COMPOSITIONS: &[Composition] = &[
         unit: "respondents",
         total_lo: 400.0,
         total_hi: 3200.0,
+        sized: false,
     },
     Composition {
         title: "Preferred way to commute",
@@ -509,6 +675,7 @@ pub const COMPOSITIONS: &[Composition] = &[
         unit: "people",
         total_lo: 500.0,
         total_hi: 5000.0,
+        sized: false,
     },
     Composition {
         title: "Web traffic by channel",
@@ -524,6 +691,7 @@ pub const COMPOSITIONS: &[Composition] = &[
         unit: "thousand visits",
         total_lo: 40.0,
         total_hi: 900.0,
+        sized: false,
     },
     Composition {
         title: "Municipal waste by treatment",
@@ -538,6 +706,7 @@ pub const COMPOSITIONS: &[Composition] = &[
         unit: "thousand tonnes",
         total_lo: 120.0,
         total_hi: 4800.0,
+        sized: true,
     },
     Composition {
         title: "Recorded crime by offence type",
@@ -554,6 +723,7 @@ pub const COMPOSITIONS: &[Composition] = &[
         unit: "offences",
         total_lo: 2000.0,
         total_hi: 90000.0,
+        sized: true,
     },
     Composition {
         title: "Freight moved by mode",
@@ -562,6 +732,7 @@ pub const COMPOSITIONS: &[Composition] = &[
         unit: "billion tonne-kilometres",
         total_lo: 30.0,
         total_hi: 2400.0,
+        sized: true,
     },
 ];
 
@@ -580,11 +751,17 @@ pub struct Pair {
     pub intercept: f64,
     pub slope: f64,
     pub noise: f64,
+    /// Where y stays, however x and the noise fall (an exam score in 0–100,
+    /// sales at or above zero).
+    pub y_scale: (f64, f64),
     pub y_printed: Printed,
     pub size: &'static str,
     pub size_lo: f64,
     pub size_hi: f64,
     pub size_printed: Printed,
+    /// Whether the size is the population of the named place, in millions
+    /// times this factor (one for millions, a thousand for thousands).
+    pub size_is_population: Option<f64>,
 }
 
 pub const PAIRS: &[Pair] = &[
@@ -600,29 +777,33 @@ pub const PAIRS: &[Pair] = &[
         intercept: 61.0,
         slope: 0.00027,
         noise: 3.0,
+        y_scale: (40.0, 90.0),
         y_printed: p(1, None, None, false),
         size: "Population (million)",
         size_lo: 2.0,
         size_hi: 330.0,
         size_printed: p(1, None, None, false),
+        size_is_population: Some(1.0),
     },
     Pair {
         entity: Entity::City,
         index: "City",
         title: "Median income and rent",
         x: "Median household income (US$)",
-        x_lo: 28000.0,
+        x_lo: 6000.0,
         x_hi: 118000.0,
         x_printed: p(0, None, None, true),
         y: "Median rent (US$ per month)",
         intercept: 300.0,
         slope: 0.018,
         noise: 180.0,
+        y_scale: (150.0, 8000.0),
         y_printed: p(0, None, None, true),
         size: "Population (thousand)",
         size_lo: 90.0,
         size_hi: 4200.0,
         size_printed: p(0, None, None, true),
+        size_is_population: Some(1000.0),
     },
     Pair {
         entity: Entity::Company,
@@ -636,11 +817,13 @@ pub const PAIRS: &[Pair] = &[
         intercept: 12.0,
         slope: 6.5,
         noise: 25.0,
+        y_scale: (0.5, 2000.0),
         y_printed: p(1, None, None, false),
         size: "Employees",
         size_lo: 80.0,
         size_hi: 12000.0,
         size_printed: p(0, None, None, true),
+        size_is_population: None,
     },
     Pair {
         entity: Entity::Person,
@@ -654,11 +837,13 @@ pub const PAIRS: &[Pair] = &[
         intercept: 42.0,
         slope: 1.3,
         noise: 9.0,
+        y_scale: (0.0, 100.0),
         y_printed: p(0, None, None, false),
         size: "Practice tests taken",
         size_lo: 1.0,
         size_hi: 15.0,
         size_printed: p(0, None, None, false),
+        size_is_population: None,
     },
 ];
 

@@ -1,15 +1,20 @@
-//! Synthesized tables: realistic names from `fake`, plausible
-//! magnitudes, trends with noise and seasonality, outliers, negatives, shares
-//! that print to exactly 100, and matching titles, labels, units and sources.
+//! Synthesized tables: real and invented names side by side, magnitudes
+//! inside each measure's scale and fitted to the named place, trends with
+//! bounded noise, seasonality and outliers, negatives, shares that print to
+//! exactly 100, and matching titles, labels, units once, and sources dated
+//! at or after the data.
 //!
 //! Every table draws from its own generator, seeded from (seed, kind, index),
 //! so table `i` is the same whether 5 or 500 tables are generated.
 
 mod dual_axis;
 mod error_bar;
+mod fit;
 pub(crate) mod kinds;
 pub(crate) mod measures;
 pub(crate) mod names;
+pub(crate) mod real_names;
+mod samples;
 mod shape;
 mod values;
 mod waterfall;
@@ -155,5 +160,7 @@ pub fn synth_tables(seed: u64, count: usize) -> Vec<Table> {
     synth_tables_of(seed, count, None)
 }
 
+#[cfg(test)]
+mod plausible_tests;
 #[cfg(test)]
 mod tests;

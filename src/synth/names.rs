@@ -1,10 +1,11 @@
-//! Realistic, distinct category labels from `fake` (plus a few word lists
-//! fake does not have: products, expense categories, energy sources).
+//! Realistic, distinct category labels: real names from built-in lists
+//! mixed with invented ones from `fake` and word lists.
 
 use super::SynthRng;
+use super::real_names;
 use crate::table::infer::{is_missing, parse_date, parse_number};
 use fake::Fake;
-use fake::faker::address::en::{CityName, CountryName};
+use fake::faker::address::en::CityName;
 use fake::faker::company::en::{CompanyName, Industry};
 use fake::faker::name::en::{LastName, Name};
 use rand::RngExt;
@@ -86,22 +87,125 @@ pub const WORLD_CITIES: &[&str] = &[
     "Lagos",
     "Manila",
     "Seoul",
+    "Tokyo",
+    "New York",
+    "Chicago",
+    "Toronto",
+    "Sydney",
+    "Melbourne",
+    "Nairobi",
+    "Lima",
+    "Bogotá",
+    "Santiago",
+    "Buenos Aires",
+    "São Paulo",
+    "Istanbul",
+    "Mumbai",
+    "Bangkok",
+    "Singapore",
+    "Amsterdam",
+    "Zurich",
+    "Edinburgh",
+    "Reykjavik",
+    "Valletta",
+    "Porto",
+    "Bergen",
 ];
 
-/// A city as synthesized tables (and the cities they do not show) draw
-/// them: real or invented, even odds.
-pub fn city(rng: &mut SynthRng) -> String {
-    if rng.random_bool(0.5) {
-        WORLD_CITIES[rng.random_range(0..WORLD_CITIES.len())].to_string()
+/// Odds of a real name (else an invented one) in every entity kind: most
+/// tables of three or more labels show both.
+const REAL_ODDS: f64 = 0.5;
+
+fn real_or(
+    rng: &mut SynthRng,
+    real: &[&str],
+    invented: impl FnOnce(&mut SynthRng) -> String,
+) -> String {
+    if !real.is_empty() && rng.random_bool(REAL_ODDS) {
+        real[rng.random_range(0..real.len())].to_string()
     } else {
-        CityName().fake_with_rng(rng)
+        invented(rng)
     }
 }
 
-/// A company name that reads as one name in a list: the faker's "Tremblay
-/// and Goodwin and Sons" or "Weissnat, Leffler and Moen" beside another
-/// name read as two or three companies to outside readers.
+/// A city as synthesized tables (and the cities they do not show) draw
+/// them: real or invented.
+pub fn city(rng: &mut SynthRng) -> String {
+    real_or(rng, WORLD_CITIES, |rng| CityName().fake_with_rng(rng))
+}
+
+/// A company, real or invented, as tables and absent-company questions
+/// draw them.
 pub fn company(rng: &mut SynthRng) -> String {
+    company_in(rng, None)
+}
+
+/// The real names of a list that were about in `years` (all without).
+fn about<'a>(names: impl Iterator<Item = &'a str>, years: Option<(i32, i32)>) -> Vec<&'a str> {
+    names.filter(|n| real_names::about_in(n, years)).collect()
+}
+
+/// A company, real (founded by the first of `years`) or invented.
+fn company_in(rng: &mut SynthRng, years: Option<(i32, i32)>) -> String {
+    let real = about(real_names::COMPANIES.iter().map(|c| c.0), years);
+    real_or(rng, &real, invented_company)
+}
+
+/// A country, real (from a list of places of every size) or invented: the
+/// faker's list holds territories such as "Norfolk Island" that no
+/// country-sized figure fits.
+pub fn country(rng: &mut SynthRng) -> String {
+    real_or(rng, &REAL_COUNTRY_NAMES, |rng| {
+        let head = pick(rng, real_names::COUNTRY_HEADS);
+        let tail = pick(rng, real_names::COUNTRY_TAILS);
+        match rng.random_range(0..8) {
+            0 => format!("North {head}{tail}"),
+            1 => format!("Republic of {head}{tail}"),
+            _ => format!("{head}{tail}"),
+        }
+    })
+}
+
+const REAL_COUNTRY_NAMES: [&str; real_names::COUNTRIES.len()] = {
+    let mut out = [""; real_names::COUNTRIES.len()];
+    let mut i = 0;
+    while i < out.len() {
+        out[i] = real_names::COUNTRIES[i].0;
+        i += 1;
+    }
+    out
+};
+
+/// A person: a common real full name from one of many countries, or the
+/// faker's.
+pub fn person(rng: &mut SynthRng) -> String {
+    real_or(rng, real_names::PEOPLE, |rng| Name().fake_with_rng(rng))
+}
+
+/// A product: a real, well-known one (sold in every one of `years`) or a
+/// maker's name and a product noun.
+pub fn product_in(rng: &mut SynthRng, years: Option<(i32, i32)>) -> String {
+    let real = about(real_names::PRODUCTS.iter().map(|p| p.0), years);
+    real_or(rng, &real, |rng| {
+        let brand: String = LastName().fake_with_rng(rng);
+        let kind = pick(rng, PRODUCT_TYPES);
+        if rng.random_bool(0.5) {
+            let line = pick(rng, PRODUCT_LINES);
+            format!("{brand} {kind} {line}")
+        } else {
+            format!("{brand} {kind}")
+        }
+    })
+}
+
+fn pick<'a>(rng: &mut SynthRng, list: &[&'a str]) -> &'a str {
+    list[rng.random_range(0..list.len())]
+}
+
+/// An invented company name that reads as one name in a list: the faker's
+/// "Tremblay and Goodwin and Sons" or "Weissnat, Leffler and Moen" beside
+/// another name read as two or three companies to outside readers.
+pub fn invented_company(rng: &mut SynthRng) -> String {
     const DRAWS: usize = 17;
     let reads_as_one = |name: &String| !(name.contains(" and ") || name.contains(','));
     let drawn = std::iter::repeat_with(|| CompanyName().fake_with_rng(rng))
@@ -113,23 +217,15 @@ pub fn company(rng: &mut SynthRng) -> String {
     })
 }
 
-fn one(rng: &mut SynthRng, entity: Entity) -> String {
+fn one(rng: &mut SynthRng, entity: Entity, years: Option<(i32, i32)>) -> String {
     match entity {
-        Entity::Country => CountryName().fake_with_rng(rng),
-        Entity::Company => company(rng),
+        Entity::Country => country(rng),
+        Entity::Company => company_in(rng, years),
         Entity::City => city(rng),
-        Entity::Person => Name().fake_with_rng(rng),
+        Entity::Person => person(rng),
+        // Industries are a fixed classification: every one is real.
         Entity::Industry => Industry().fake_with_rng(rng),
-        Entity::Product => {
-            let brand: String = LastName().fake_with_rng(rng);
-            let kind = PRODUCT_TYPES[rng.random_range(0..PRODUCT_TYPES.len())];
-            if rng.random_bool(0.5) {
-                let line = PRODUCT_LINES[rng.random_range(0..PRODUCT_LINES.len())];
-                format!("{brand} {kind} {line}")
-            } else {
-                format!("{brand} {kind}")
-            }
-        }
+        Entity::Product => product_in(rng, years),
     }
 }
 
@@ -145,11 +241,23 @@ fn usable(label: &str) -> bool {
 
 /// `n` distinct labels of one entity kind.
 pub fn distinct(rng: &mut SynthRng, entity: Entity, n: usize) -> Vec<String> {
+    distinct_in(rng, entity, n, None)
+}
+
+/// `n` distinct labels of one entity kind for figures of `years` (first,
+/// last): no real company before its founding, no real product outside
+/// the years it was sold.
+pub fn distinct_in(
+    rng: &mut SynthRng,
+    entity: Entity,
+    n: usize,
+    years: Option<(i32, i32)>,
+) -> Vec<String> {
     let mut out: Vec<String> = Vec::with_capacity(n);
     let mut attempts = 0;
     while out.len() < n {
         attempts += 1;
-        let mut label = one(rng, entity);
+        let mut label = one(rng, entity, years);
         if attempts > 50 * n {
             // The pool is exhausted (few industries, say): number the rest.
             label = format!("{label} {}", out.len() + 1);

@@ -2,7 +2,8 @@
 //! net change, one measure in two years, scores on several attributes.
 
 use super::SynthRng;
-use super::kinds::{measure_value, meta, pick, text_column};
+use super::fit;
+use super::kinds::{measure_value_for, meta, pick, text_column, with_unit};
 use super::measures::{CATEGORY_MEASURES, Measure};
 use super::names::{self, Entity};
 use super::values::{Printed, number_column, round_to};
@@ -74,7 +75,7 @@ pub fn change(rng: &mut SynthRng) -> Table {
     let (entity, name, title, unit, lo, hi, printed) = *pick(rng, CHANGES);
     let n = rng.random_range(5..=12);
     let year = rng.random_range(2015..=2024);
-    let labels = names::distinct(rng, entity, n);
+    let labels = names::distinct_in(rng, entity, n, Some((year, year)));
     let mut values: Vec<f64> = (0..n)
         .map(|_| round_to(rng.random_range(lo..hi), printed.decimals))
         .collect();
@@ -95,9 +96,10 @@ pub fn change(rng: &mut SynthRng) -> Table {
         rng,
         title.replace("{year}", &year.to_string()),
         entity.label(),
-        format!("{name} ({unit})"),
+        with_unit(name, unit),
         unit,
         None,
+        Some(year),
     );
     Table {
         id: String::new(),
@@ -115,11 +117,19 @@ pub fn pair(rng: &mut SynthRng) -> Table {
     let n = rng.random_range(4..=8);
     let first = rng.random_range(2005..=2016);
     let last = first + rng.random_range(4..=8);
-    let labels = names::distinct(rng, m.entity, n);
-    let before: Vec<f64> = (0..n).map(|_| measure_value(rng, &m)).collect();
+    let labels = names::distinct_in(rng, m.entity, n, Some((first, last)));
+    let before: Vec<f64> = labels
+        .iter()
+        .map(|l| fit::within(measure_value_for(rng, &m, l), m.scale))
+        .collect();
+    // As far as the measure can move in the years between, inside its scale.
+    let most = (1.0 + m.yearly).powi(last - first) - 1.0;
     let after: Vec<f64> = before
         .iter()
-        .map(|b| (b * (1.0 + rng.random_range(-0.35..0.45))).clamp(m.lo, m.hi * 1.3))
+        .map(|b| {
+            let change = rng.random_range(-0.35..0.45f64) * (most / 0.45).min(1.0);
+            fit::within(b * (1.0 + change), m.scale)
+        })
         .collect();
     let column = |year: i32, values: &[f64]| {
         let values: Vec<Option<f64>> = values.iter().copied().map(Some).collect();
@@ -130,12 +140,16 @@ pub fn pair(rng: &mut SynthRng) -> Table {
         m.name,
         m.entity.label().to_lowercase()
     );
-    let y_label = if m.unit.is_empty() || m.name.contains(m.unit) {
-        m.name.to_string()
-    } else {
-        format!("{} ({})", m.name, m.unit)
-    };
-    let meta = meta(rng, title, m.entity.label(), y_label, m.unit, None);
+    let y_label = with_unit(m.name, m.unit);
+    let meta = meta(
+        rng,
+        title,
+        m.entity.label(),
+        y_label,
+        m.unit,
+        None,
+        Some(last),
+    );
     Table {
         id: String::new(),
         source_path: None,
@@ -186,6 +200,7 @@ pub fn profile(rng: &mut SynthRng) -> Table {
         "Attribute",
         format!("Score ({scale})"),
         "points",
+        None,
         None,
     );
     Table {

@@ -128,6 +128,15 @@ pub fn waterfall(rng: &mut SynthRng) -> Table {
             *v = -*v;
         }
     }
+    // A headcount, a reserve or a cash balance never runs below zero: a
+    // fall that would take it there becomes a rise.
+    let mut total = 0.0;
+    for v in values.iter_mut().flatten() {
+        if total + *v < 0.0 {
+            *v = -*v;
+        }
+        total += *v;
+    }
     let mut labels = vec![fill(b.start)];
     labels.extend(chosen.iter().map(|(s, _)| s.to_string()));
     let printed = Printed {
