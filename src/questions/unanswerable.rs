@@ -8,9 +8,8 @@
 //! question someone would ask about the chart.
 
 use fake::Fake;
-use fake::faker::address::en::CountryName;
 use fake::faker::company::en::Industry;
-use fake::faker::name::en::{FirstName, LastName, Name};
+use fake::faker::name::en::{FirstName, LastName};
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -144,10 +143,16 @@ fn plain_country(name: &str) -> bool {
 /// drawn.
 fn another_country(names: &[String], rng: &mut Xoshiro256PlusPlus) -> Option<String> {
     use fake::locales::{Data, EN};
-    let countries = EN::ADDRESS_COUNTRY;
-    if !mostly_in(names, countries, 2) {
+    // The synthesized tables' own list spells some countries otherwise
+    // ("United States of America"): a table of either kind is recognised.
+    let synthesized = &crate::synth::names::REAL_COUNTRY_NAMES[..];
+    let countries = if mostly_in(names, synthesized, 2) {
+        synthesized
+    } else if mostly_in(names, EN::ADDRESS_COUNTRY, 2) {
+        EN::ADDRESS_COUNTRY
+    } else {
         return None;
-    }
+    };
     let free: Vec<&&str> = countries
         .iter()
         .filter(|c| plain_country(c) && !exists(names, c))
@@ -237,7 +242,8 @@ fn fake_category(
     let has = |words: &[&str]| words.iter().any(|w| name.contains(w));
     for _ in 0..8 {
         let c: String = if has(&["country", "nation"]) {
-            let c: String = CountryName().fake_with_rng(rng);
+            // Drawn as the synthesized tables draw theirs, real or invented.
+            let c = crate::synth::names::country(rng);
             if !plain_country(&c) {
                 continue;
             }
@@ -257,8 +263,12 @@ fn fake_category(
             crate::synth::names::company(rng)
         } else if has(&["industry", "sector"]) {
             Industry().fake_with_rng(rng)
-        } else if has(&["product", "model", "item"]) {
-            // "Kautzer Monitor" → "Harris Monitor": a maker's name and a product noun.
+        } else if has(&["product", "model"]) {
+            // Drawn as the synthesized tables draw theirs, real or invented.
+            crate::synth::names::product_in(rng, None)
+        } else if has(&["item"]) {
+            // "Kautzer Monitor" → "Harris Monitor": a maker's name and the
+            // noun of a drawn item.
             let noun = cats[rng.random_range(0..cats.len())]
                 .split_whitespace()
                 .nth(1)?
@@ -275,7 +285,7 @@ fn fake_category(
         ]) {
             // A name like the ones drawn: full names beside full names.
             if cats.iter().all(|c| c.contains(' ')) {
-                Name().fake_with_rng(rng)
+                crate::synth::names::person(rng)
             } else {
                 FirstName().fake_with_rng(rng)
             }

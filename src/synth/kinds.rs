@@ -364,8 +364,11 @@ fn stacked(rng: &mut SynthRng) -> Table {
     let first_year = rng.random_range(2010..=2024 - n as i32 + 1);
     let years: Vec<i32> = (0..n as i32).map(|i| first_year + i).collect();
     let labels = names::distinct(rng, Entity::Country, n);
+    // People and offences are counted whole; amounts may carry a decimal.
+    let counted = ["people", "respondents", "offences"].contains(&c.unit);
+    let decimals = rng.random_range(0..=1);
     let printed = Printed {
-        decimals: rng.random_range(0..=1),
+        decimals: if counted { 0 } else { decimals },
         prefix: None,
         suffix: None,
         thousands: true,

@@ -166,7 +166,7 @@ pub fn country(rng: &mut SynthRng) -> String {
     })
 }
 
-const REAL_COUNTRY_NAMES: [&str; real_names::COUNTRIES.len()] = {
+pub(crate) const REAL_COUNTRY_NAMES: [&str; real_names::COUNTRIES.len()] = {
     let mut out = [""; real_names::COUNTRIES.len()];
     let mut i = 0;
     while i < out.len() {
@@ -262,11 +262,24 @@ pub fn distinct_in(
             // The pool is exhausted (few industries, say): number the rest.
             label = format!("{label} {}", out.len() + 1);
         }
-        if usable(&label) && !out.contains(&label) {
+        if usable(&label) && !out.iter().any(|o| core(o) == core(&label)) {
             out.push(label);
         }
     }
     out
+}
+
+/// A name without the words that vary one place's name into another's
+/// ("Republic of Kaluria", "North Kaluria" are Kaluria to a reader): two
+/// labels of one table never share it.
+fn core(label: &str) -> String {
+    let mut rest = label.trim().to_lowercase();
+    for prefix in ["republic of ", "north ", "south ", "east ", "west ", "new ", "port "] {
+        if let Some(r) = rest.strip_prefix(prefix) {
+            rest = r.to_string();
+        }
+    }
+    rest
 }
 
 /// `n` labels from a fixed list, keeping the list's order (for well-known

@@ -496,6 +496,17 @@ fn each_kind_of_name_mixes_real_and_invented() {
         };
         let distinct: std::collections::HashSet<&&str> = names.iter().collect();
         assert_eq!(distinct.len(), names.len(), "{}: {names:?}", t.id);
+        // No label is another with a word before it ("Republic of Kaluria"
+        // beside "Kaluria" reads as one place twice).
+        for a in &names {
+            for b in &names {
+                assert!(
+                    a == b || !b.ends_with(&format!(" {a}")),
+                    "{}: {a} and {b}",
+                    t.id
+                );
+            }
+        }
         let real = names.iter().filter(|n| is_real(n)).count();
         let e = tally.entry(kind).or_default();
         e.0 += real;
