@@ -230,6 +230,20 @@ pub fn draw(
         w: (area.w - left - 8.0).max(20.0).round(),
         h: (area.h - bottom).max(20.0).round(),
     };
+    // A layout aligning panels narrows the plot to the edges its row and
+    // column share (they leave room for every panel's labels).
+    let plot = match frame.plot_area {
+        Some(a) => {
+            let (x, y) = (plot.x.max(a.x), plot.y.max(a.y));
+            BBox {
+                x,
+                y,
+                w: (plot.right().min(a.right()) - x).max(20.0),
+                h: (plot.bottom().min(a.bottom()) - y).max(20.0),
+            }
+        }
+        None => plot,
+    };
     scene.plot_area = plot;
     let vscale = Scale {
         lo: vlo_axis,

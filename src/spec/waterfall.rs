@@ -90,8 +90,10 @@ const START_WORDS: [&str; 14] = [
 ];
 
 /// Words of a title or index name that say the rows walk from one level to
-/// another.
-const BRIDGE_WORDS: [&str; 7] = [
+/// another ("Cash: opening level and monthly flows").
+const BRIDGE_WORDS: [&str; 9] = [
+    "opening",
+    "brought forward",
     "bridge",
     "walk",
     "waterfall",

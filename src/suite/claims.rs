@@ -368,7 +368,8 @@ pub(crate) fn balance_claims(suite: &Path, seed: u64) -> Result<usize, SuiteErro
     order.sort();
     let mut counts: BTreeMap<String, BTreeMap<(SetName, bool), i64>> = BTreeMap::new();
     let mut changes: HashMap<usize, Item> = HashMap::new();
-    for (_, tie, root) in order {
+    let mut settled: Vec<(usize, bool)> = Vec::new();
+    for &(_, tie, root) in &order {
         let members: Vec<&Claim> = groups[&root].iter().map(|&i| &claims[i]).collect();
         let family = counts.entry(claims[root].item.family.clone()).or_default();
         let answerable = || members.iter().filter(|m| m.truth.is_some());
@@ -401,6 +402,32 @@ pub(crate) fn balance_claims(suite: &Path, seed: u64) -> Result<usize, SuiteErro
         }
         for m in answerable() {
             *family.entry((m.item.set, chosen)).or_default() += 1;
+        }
+        settled.push((root, chosen));
+    }
+    // A group that could only be stated one way may leave a set uneven
+    // after the groups that could have evened it were settled: one more
+    // pass turns any group whose other truth now evens its family.
+    for (root, chosen) in settled {
+        let members: Vec<&Claim> = groups[&root].iter().map(|&i| &claims[i]).collect();
+        let family = counts.entry(claims[root].item.family.clone()).or_default();
+        let mut turned = family.clone();
+        for m in members.iter().filter(|m| m.truth.is_some()) {
+            *turned.entry((m.item.set, chosen)).or_default() -= 1;
+            *turned.entry((m.item.set, !chosen)).or_default() += 1;
+        }
+        if imbalance(&turned) >= imbalance(family) {
+            continue;
+        }
+        if let Some(items) = group_restated(&members, !chosen, &charts, &reshaped, seed) {
+            for (m, item) in members.iter().zip(items) {
+                if item == m.item {
+                    changes.remove(&m.line);
+                } else {
+                    changes.insert(m.line, item);
+                }
+            }
+            *family = turned;
         }
     }
     let changed = changes.len();

@@ -1,5 +1,5 @@
 //! Which kinds each table's original charts take, planned once over the
-//! whole suite (every table, in id order, before any is drawn): each chart
+//! whole suite (every table, fewest options first, before any is drawn): each chart
 //! takes the suitable kind drawn least often so far, so a kind that suits
 //! almost every table (bars, lollipops) does not crowd out the rest. The
 //! plan depends only on the tables and the config, never on threads or
@@ -28,10 +28,10 @@ fn is_specialised(kind: ChartKind) -> bool {
 
 /// How much a kind's place in the table's list (best first) weighs against
 /// how often it was drawn, as a share of that count per place. A table's
-/// first chart leans hard towards its best kind (a kind is passed over for
-/// the next only when drawn half as often again); later charts lean
-/// lightly, so among kinds drawn about equally often the better ones win.
-const FIRST_RANK_COST: f64 = 0.5;
+/// first chart leans towards its best kind (a kind is passed over for the
+/// next only when drawn a quarter more often); later charts lean lightly,
+/// so among kinds drawn about equally often the better ones win.
+const FIRST_RANK_COST: f64 = 0.25;
 const RANK_COST: f64 = 0.1;
 
 /// The kinds `table` may be drawn as under `config`, specialised kinds first.
@@ -54,8 +54,13 @@ pub(super) fn options(table: &Table, config: &SuiteConfig) -> Vec<ChartKind> {
 pub(super) fn plan(tables: &[Table], config: &SuiteConfig) -> HashMap<String, Vec<ChartKind>> {
     let mut drawn: BTreeMap<ChartKind, u64> = BTreeMap::new();
     let mut out = HashMap::new();
-    for table in tables {
-        let options = options(table, config);
+    // The tables with the fewest kinds to choose from choose first: a long
+    // yearly series can only be a line, a bar or an area, while a table of
+    // many kinds can then make room around them.
+    let mut queue: Vec<(Vec<ChartKind>, &Table)> =
+        tables.iter().map(|t| (options(t, config), t)).collect();
+    queue.sort_by(|a, b| a.0.len().cmp(&b.0.len()).then_with(|| a.1.id.cmp(&b.1.id)));
+    for (options, table) in queue {
         let mut chosen: Vec<ChartKind> = Vec::new();
         if let Some(first) = options.first().filter(|k| is_specialised(**k)) {
             chosen.push(*first);

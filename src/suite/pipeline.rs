@@ -440,8 +440,11 @@ impl Env<'_> {
     /// names the measure.
     fn untitle(&self, spec: &mut crate::ir::ChartSpec, table: &Table, kind: ChartKind) {
         use rand::RngExt;
+        // A chart with no axis title (a radar, a pie) names its measure in
+        // the title alone: without it a question would name what no one sees.
         if let crate::ir::Layout::Single { panel } = &mut spec.layout
             && !panel.style.furniture.hide_value_axis
+            && (panel.x_label.is_some() || panel.y_label.is_some())
             && seed::rng(self.config.seed, &["untitled", &table.id, kind.name()])
                 .random_bool(self.config.untitled_originals.clamp(0.0, 1.0))
         {

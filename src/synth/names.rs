@@ -274,7 +274,15 @@ pub fn distinct_in(
 /// labels of one table never share it.
 fn core(label: &str) -> String {
     let mut rest = label.trim().to_lowercase();
-    for prefix in ["republic of ", "north ", "south ", "east ", "west ", "new ", "port "] {
+    for prefix in [
+        "republic of ",
+        "north ",
+        "south ",
+        "east ",
+        "west ",
+        "new ",
+        "port ",
+    ] {
         if let Some(r) = rest.strip_prefix(prefix) {
             rest = r.to_string();
         }

@@ -217,14 +217,21 @@ fn shown(
                 );
                 out.insert(("median".to_string(), g.group.clone()));
             }
-            // A histogram draws the observations of the file's first group.
+            // A histogram draws the observations of the file's first group,
+            // or a binned file's rows ("0-15": 140) as they are.
             let first: Vec<f64> = csv.columns.first().map(|g| obs(g)).unwrap_or_default();
+            let binned = csv.index.len() == stat.bins.len()
+                && csv.index.iter().all(|l| l.contains(['-', '–']));
             for (i, b) in stat.bins.iter().enumerate() {
                 let last = i + 1 == stat.bins.len();
-                let n = first
-                    .iter()
-                    .filter(|v| **v >= b.start && (**v < b.end || last && **v <= b.end))
-                    .count();
+                let n = if binned {
+                    first[i] as usize
+                } else {
+                    first
+                        .iter()
+                        .filter(|v| **v >= b.start && (**v < b.end || last && **v <= b.end))
+                        .count()
+                };
                 assert_eq!(b.count as usize, n, "{what}: bin {}..{}", b.start, b.end);
                 out.insert(("bin".to_string(), format!("{}", b.start)));
             }

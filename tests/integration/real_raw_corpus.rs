@@ -221,7 +221,7 @@ fn recompute(raw: &Records, shaped: &Shaped) -> Option<(usize, Vec<String>)> {
     };
     let long = shaped.notes.iter().find(|n| n.starts_with("long table:"));
     if let Some(note) = long {
-        if all.contains("mean of") || all.contains("total of") {
+        if all.contains("means per") || all.contains("totals per") {
             return None;
         }
         let key = quoted_after(note, "one series per ")?;
@@ -239,8 +239,8 @@ fn recompute(raw: &Records, shaped: &Shaped) -> Option<(usize, Vec<String>)> {
         }
         return Some((checked, wrong));
     }
-    let grouped = all.contains("charted: mean of");
-    if all.contains("charted: total of") {
+    let grouped = all.contains("charted: means per");
+    if all.contains("charted: totals per") {
         return None;
     }
     let index = &shaped.index;
