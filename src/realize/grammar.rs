@@ -148,8 +148,11 @@ fn capitalize_sentences(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut boundary = false;
     let mut prev = ' ';
-    for c in s.chars() {
-        if boundary && c.is_lowercase() {
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        // "iPad" keeps its small letter: the capital after it says so.
+        let camel = chars.peek().is_some_and(|n| n.is_uppercase());
+        if boundary && c.is_lowercase() && !camel {
             out.extend(c.to_uppercase());
         } else {
             out.push(c);

@@ -1063,6 +1063,9 @@ pub fn fill(template: &str, slots: &Slots) -> Option<String> {
 pub fn capitalize(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
+        // Names written with a small first letter and a capital after it
+        // ("iPad Air", "eBay") keep their spelling at a sentence's start.
+        Some(_) if s.chars().nth(1).is_some_and(char::is_uppercase) => s.to_string(),
         Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
         None => String::new(),
     }

@@ -131,9 +131,12 @@ pub fn candidates(panel: &PanelSpec) -> Vec<AnnotationMark> {
             .unwrap_or(f64::MIN)
             .total_cmp(&first[*a].unwrap_or(f64::MIN))
     });
+    // "Highest" must be true of the whole chart, not of the first series
+    // among taller bars of others.
     if let (Some(top), Some(next)) = (first[order[0]], first[order[1]])
         && top > 0.0
         && top - next >= crate::query::MIN_REL_GAP * 3.0 * top.abs()
+        && all.iter().all(|v| *v <= top)
     {
         out.push(AnnotationMark::Callout {
             series: panel.series[0].clone(),

@@ -608,8 +608,13 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
         if !multi || !shared_axis {
             // Unlike series cannot share an axis: the line shows the series
             // commensurable with the first, bars and areas the first alone.
-            kinds.extend([Line, Bar, Area]);
+            kinds.extend([Line, Bar]);
             kinds.dedup();
+            // A filled area joins its points: over a gap it would hide the
+            // lone years on either side.
+            if complete_series(table, series[0]) {
+                kinds.push(Area);
+            }
         }
     } else if is_scatter_style(table) {
         let bubble = series.len() >= 3
@@ -635,14 +640,27 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
         if stackable {
             kinds.push(StackedBar);
         }
-        kinds.push(HorizontalBar);
-        // Two like series read against each other (2008 against 2009); the
-        // first two of ten income brackets are an arbitrary pair.
-        if table.index.ctype == ColumnType::Text && table.n_rows() >= 3 && series.len() == 2 {
+        if bars_fit {
+            kinds.push(HorizontalBar);
+        }
+        // Two series read against each other (2008 against 2009; poverty
+        // against schooling by state); the first two of ten income brackets,
+        // parts of one whole, are an arbitrary pair.
+        if table.index.ctype == ColumnType::Text
+            && table.n_rows() >= SCATTER_MIN_POINTS
+            && (series.len() == 2 || !stackable)
+        {
             kinds.push(Scatter);
         }
+        if kinds.is_empty() {
+            kinds.push(HorizontalBar);
+        }
     } else if long_labels {
-        kinds.extend([HorizontalBar, Bar]);
+        // Dozens of names under vertical bars cannot all be printed.
+        kinds.push(HorizontalBar);
+        if table.n_rows() <= LOLLIPOP_MAX {
+            kinds.push(Bar);
+        }
     } else {
         kinds.extend([Bar, HorizontalBar]);
     }
@@ -674,6 +692,16 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
         kinds.push(DualAxis);
     }
     kinds
+}
+
+/// Fewest categories a scatter of two like series draws: three species'
+/// means are a dumbbell's or grouped bars' job, not a cloud's.
+pub const SCATTER_MIN_POINTS: usize = 8;
+
+fn complete_series(table: &Table, name: &str) -> bool {
+    table
+        .series(name)
+        .is_some_and(|c| c.cells.iter().all(|x| x.as_f64().is_some()))
 }
 
 /// Most bars a grouped bar chart draws (categories × series).

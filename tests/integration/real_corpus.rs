@@ -887,9 +887,11 @@ fn every_data_gold_matches_an_independent_recomputation() {
         .keys()
         .filter(|id| !tables_with_items.contains(id.as_str()))
         .collect();
-    // A table drawn only as a scatter plot gets no data questions (by design).
+    // A table drawn only as a scatter plot gets no data questions (by
+    // design), nor do fifty unlabelled bars pass the readability gate: the
+    // fifty-state and forty-seven-province tables of several measures.
     println!("tables without any item: {silent:?}");
-    assert!(silent.len() <= 3, "tables without any item: {silent:?}");
+    assert!(silent.len() <= 4, "tables without any item: {silent:?}");
 
     // family -> (checked, skipped, mismatched)
     let mut summary: BTreeMap<String, [usize; 3]> = BTreeMap::new();
