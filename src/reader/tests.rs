@@ -115,7 +115,7 @@ fn whatever_the_reader_answers_is_right() {
         ("company_profit_loss.csv", ChartKind::Dumbbell),
         ("coffee_tea.tsv", ChartKind::Dumbbell),
         ("company_profit_loss.csv", ChartKind::Slope),
-        ("coffee_tea.tsv", ChartKind::Radar),
+        ("city_budget_millions.csv", ChartKind::Radar),
         ("smartphone_shipments_grouped.csv", ChartKind::Radar),
     ] {
         for labels in [false, true] {

@@ -621,7 +621,9 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
             && table
                 .series(series[2])
                 .is_some_and(|c| c.cells.iter().filter_map(|x| x.as_f64()).all(|v| v >= 0.0));
-        if table.n_rows() >= 3 {
+        // A handful of points is no cloud: three species' means read better
+        // as bars.
+        if table.n_rows() >= SCATTER_MIN_POINTS {
             if bubble {
                 kinds.push(Bubble);
             }

@@ -10,9 +10,9 @@ pub const ROWS_MAX: usize = 20;
 /// Most categories a slope chart draws: each is named at both ends of its
 /// line, and more names than this crowd the two axes.
 pub const SLOPE_MAX: usize = 8;
-/// A radar chart's spokes: fewer is not a polygon, more crowd the labels
-/// (and ten products round a circle are no profile).
-pub const RADAR_SPOKES: std::ops::RangeInclusive<usize> = 3..=8;
+/// A radar chart's spokes: fewer is a triangle no one reads as a profile,
+/// more crowd the labels (and ten products round a circle are no profile).
+pub const RADAR_SPOKES: std::ops::RangeInclusive<usize> = 5..=8;
 /// A radar chart's polygons: more than three hide each other.
 pub const RADAR_SERIES_MAX: usize = 3;
 
@@ -95,14 +95,12 @@ pub fn series_for(table: &Table, kind: ChartKind) -> Result<Vec<String>, String>
         }
         ChartKind::Radar => {
             if !RADAR_SPOKES.contains(&n) || table.index.ctype != ColumnType::Text {
-                return Err("needs 3 to 8 named categories".into());
+                return Err("needs 5 to 8 named categories".into());
             }
-            // A radar compares profiles: one series round a circle is a bar
-            // chart bent out of shape.
-            if !(2..=RADAR_SERIES_MAX).contains(&numeric.len())
-                || !is_commensurable(table, &numeric)
+            if numeric.len() > RADAR_SERIES_MAX
+                || (numeric.len() > 1 && !is_commensurable(table, &numeric))
             {
-                return Err(format!("needs 2 to {RADAR_SERIES_MAX} series on one scale"));
+                return Err(format!("needs 1 to {RADAR_SERIES_MAX} series on one scale"));
             }
             // Values grow from the centre: negative ones have no place.
             for s in &numeric {
