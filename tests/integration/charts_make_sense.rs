@@ -208,6 +208,7 @@ fn read_suite(dir: &Path) -> Suite {
 fn chart_faults(chart: &Value, suite: &Suite) -> Vec<String> {
     let mut faults = Vec::new();
     let id = chart["id"].as_str().unwrap();
+    let years = Regex::new(r"^\s*(18|19|20)\d\d\s*$").unwrap();
     for p in panels(&chart["spec"]) {
         let kind = p["kind"].as_str().unwrap();
         let table = &p["table"];
@@ -218,7 +219,6 @@ fn chart_faults(chart: &Value, suite: &Suite) -> Vec<String> {
             .unwrap_or_default();
         let meta = &table["meta"];
         if matches!(kind, "stacked_bar" | "stacked_area" | "percent_stacked_bar") {
-            let years = Regex::new(r"^\s*(18|19|20)\d\d\s*$").unwrap();
             if series.len() >= 2 && series.iter().all(|s| years.is_match(s)) {
                 faults.push(format!("{id}: {kind} of years {series:?} ({table_id})"));
             }
