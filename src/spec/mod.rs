@@ -466,11 +466,16 @@ const INTENSIVE_WORDS: [&str; 8] = [
 ];
 
 fn is_intensive(text: &str) -> bool {
+    has_phrase(text, &INTENSIVE_WORDS)
+}
+
+/// Whether `text` holds one of `phrases` as whole words, in any case.
+pub(crate) fn has_phrase(text: &str, phrases: &[&str]) -> bool {
     let text = text.to_lowercase();
-    INTENSIVE_WORDS.iter().any(|w| {
-        text.match_indices(w).any(|(i, _)| {
+    phrases.iter().any(|p| {
+        text.match_indices(p).any(|(i, _)| {
             let before = text[..i].chars().next_back();
-            let after = text[i + w.len()..].chars().next();
+            let after = text[i + p.len()..].chars().next();
             !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
         })
     })

@@ -1,6 +1,7 @@
 //! Waterfall charts: which tables suit one and the table a waterfall panel
 //! draws (the steps plus their running total).
 
+use super::has_phrase;
 use crate::ir::{Cell, Column, ColumnType, Table};
 
 /// Name of the series a waterfall panel adds: the total after each step.
@@ -102,17 +103,6 @@ const BRIDGE_WORDS: [&str; 9] = [
     "movements",
     "step",
 ];
-
-fn has_phrase(text: &str, phrases: &[&str]) -> bool {
-    let text = text.to_lowercase();
-    phrases.iter().any(|p| {
-        text.match_indices(p).any(|(i, _)| {
-            let before = text[..i].chars().next_back();
-            let after = text[i + p.len()..].chars().next();
-            !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
-        })
-    })
-}
 
 fn has_year(text: &str) -> bool {
     text.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| {
