@@ -387,9 +387,9 @@ fn raw_files_synthesized_and_structured_tables_get_charts_that_fit_them() {
     let tables = dir.path().join("tables");
     copy_tables(&root().join("tests/data/real/raw"), &tables);
     copy_tables(&root().join("tests/data/combo"), &tables);
-    synth(&tables, "61", "24", None);
+    synth(&tables, "61", "12", None);
     for kind in ["waterfall", "error_bar", "dual_axis", "samples"] {
-        synth(&tables, "61", "3", Some(kind));
+        synth(&tables, "61", "2", Some(kind));
     }
     let suite_dir = dir.path().join("suite");
     generate(&[tables], &suite_dir, "61");

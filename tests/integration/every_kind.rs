@@ -90,3 +90,33 @@ fn a_suite_naming_every_kind_draws_each_as_an_original() {
         assert!(text.contains(kind.name()), "stats names no {}", kind.name());
     }
 }
+
+/// The shipped fixtures alone reach every kind: `gallery --one-per-kind`
+/// over them writes one thumbnail per kind, so `demo` and `gallery` show
+/// all of them.
+#[test]
+fn the_fixtures_alone_draw_every_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = chartstress()
+        .args(["gallery", "fixtures", "--one-per-kind", "-o"])
+        .arg(dir.path())
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for kind in chartstress::ir::ChartKind::ALL {
+        let thumb = dir
+            .path()
+            .join("kinds")
+            .join(format!("{}.png", kind.name()));
+        assert!(
+            thumb.is_file(),
+            "no {} drawn from the fixtures",
+            kind.name()
+        );
+    }
+}
