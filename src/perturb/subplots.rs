@@ -45,12 +45,13 @@ pub fn distractor_panels(
     .collect()
 }
 
-/// "panel (b)": grids print a letter at each panel's top-left corner, and
-/// the letter is what a reader looks for. Dashboards name the chart by title.
 const ORDINALS: [&str; 8] = [
     "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
 ];
 
+/// "panel (b)": grids print a letter at each panel's top-left corner, and
+/// the letter is what a reader looks for. Dashboards name the chart by its
+/// title where no other chart prints it, else by its place.
 pub fn panel_reference(spec: &ChartSpec, index: usize) -> String {
     match &spec.layout {
         Layout::Grid { .. } | Layout::Figure { .. } => {

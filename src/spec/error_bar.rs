@@ -65,10 +65,15 @@ pub struct Intervals {
 }
 
 pub fn intervals(table: &Table) -> Option<Intervals> {
-    if !(2..=MAX_GROUPS).contains(&table.n_rows()) {
+    if !groups_fit(table) {
         return None;
     }
     recognise(table).map(|(iv, _)| iv)
+}
+
+/// Whether an error-bar chart has room for the table's groups.
+pub fn groups_fit(table: &Table) -> bool {
+    (2..=MAX_GROUPS).contains(&table.n_rows())
 }
 
 /// A table of prices' open, high, low and close: its high and low are a

@@ -537,24 +537,19 @@ pub fn is_stackable(table: &Table, series: &[&str]) -> bool {
         return false;
     }
     let meta = &table.meta;
-    let texts = series
+    let texts: Vec<&str> = series
         .iter()
         .copied()
         .chain(meta.unit.as_deref())
         .chain(meta.units.values().map(String::as_str))
         .chain(meta.measure.as_deref())
         .chain(meta.title.as_deref())
-        .chain(meta.y_label.as_deref());
-    if texts.into_iter().any(mentions_non_additive)
-        || series_are_times(series)
-        || series
+        .chain(meta.y_label.as_deref())
+        .collect();
+    if series_are_times(series)
+        || texts
             .iter()
-            .copied()
-            .chain(meta.unit.as_deref())
-            .chain(meta.measure.as_deref())
-            .chain(meta.title.as_deref())
-            .chain(meta.y_label.as_deref())
-            .any(is_intensive)
+            .any(|t| mentions_non_additive(t) || is_intensive(t))
     {
         return false;
     }
@@ -575,7 +570,7 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
     // every other kind draws the value alone.
     if let Some(plain) = error_bar::without_intervals(table) {
         let mut kinds = suitable_kinds(&plain);
-        if error_bar::suits_error_bar(table) {
+        if error_bar::groups_fit(table) {
             kinds.push(ChartKind::ErrorBar);
         }
         return kinds;
@@ -617,7 +612,7 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
             kinds.dedup();
             // A filled area joins its points: over a gap it would hide the
             // lone years on either side.
-            if complete_series(table, series[0]) {
+            if shape::complete(table, series[0]).is_some() {
                 kinds.push(Area);
             }
         }
@@ -704,12 +699,6 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
 /// Fewest categories a scatter of two like series draws: three species'
 /// means are a dumbbell's or grouped bars' job, not a cloud's.
 pub const SCATTER_MIN_POINTS: usize = 8;
-
-fn complete_series(table: &Table, name: &str) -> bool {
-    table
-        .series(name)
-        .is_some_and(|c| c.cells.iter().all(|x| x.as_f64().is_some()))
-}
 
 /// Most bars a grouped bar chart draws (categories × series).
 pub const GROUPED_BARS_MAX: usize = 72;

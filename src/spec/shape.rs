@@ -44,7 +44,7 @@ fn two_moments(a: &str, b: &str) -> bool {
     (timed(a) && timed(b)) || (moment(a) && moment(b))
 }
 
-fn complete(table: &Table, name: &str) -> Option<Vec<f64>> {
+pub(super) fn complete(table: &Table, name: &str) -> Option<Vec<f64>> {
     table
         .series(name)?
         .cells

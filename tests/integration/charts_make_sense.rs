@@ -5,67 +5,44 @@
 //! no title the tool wrote, no unit twice, one answer per picture, and no
 //! kind crowding out the others.
 
+use crate::support::{bin, jsonl, run_ok};
 use regex::Regex;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
-fn chartstress() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_chartstress"))
-}
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 fn generate(inputs: &[PathBuf], out: &Path, seed: &str) {
-    let output = chartstress()
-        .arg("generate")
-        .args(inputs)
-        .args([
-            "--kinds",
-            "all",
-            "--questions-per-chart",
-            "2",
-            "--variants-per-original",
-            "1",
-            "--seed",
-            seed,
-            "--quiet",
-            "--out",
-        ])
-        .arg(out)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    run_ok(
+        bin()
+            .arg("generate")
+            .args(inputs)
+            .args([
+                "--kinds",
+                "all",
+                "--questions-per-chart",
+                "2",
+                "--variants-per-original",
+                "1",
+                "--seed",
+                seed,
+                "--quiet",
+                "--out",
+            ])
+            .arg(out),
     );
 }
 
 fn synth(dir: &Path, seed: &str, count: &str, kind: Option<&str>) {
-    let mut cmd = chartstress();
+    let mut cmd = bin();
     cmd.args(["synth", "--seed", seed, "--count", count]);
     if let Some(k) = kind {
         cmd.args(["--kind", k]);
     }
-    let status = cmd
-        .arg("-o")
-        .arg(dir)
-        .stdout(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(status.success());
-}
-
-fn jsonl(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    run_ok(cmd.arg("-o").arg(dir));
 }
 
 fn panels(v: &Value) -> Vec<&Value> {

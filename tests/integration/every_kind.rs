@@ -97,16 +97,11 @@ fn a_suite_naming_every_kind_draws_each_as_an_original() {
 #[test]
 fn the_fixtures_alone_draw_every_kind() {
     let dir = tempfile::tempdir().unwrap();
-    let out = chartstress()
-        .args(["gallery", "fixtures", "--one-per-kind", "-o"])
-        .arg(dir.path())
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    crate::support::run_ok(
+        chartstress()
+            .args(["gallery", "fixtures", "--one-per-kind", "-o"])
+            .arg(dir.path())
+            .current_dir(env!("CARGO_MANIFEST_DIR")),
     );
     for kind in chartstress::ir::ChartKind::ALL {
         let thumb = dir
