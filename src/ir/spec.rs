@@ -644,8 +644,8 @@ impl PanelSpec {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum AnnotationMark {
     /// A dashed horizontal line at `value` on the value axis with a printed
-    /// label such as "Average: 42.5" or "Target 50" (the value printed with
-    /// `decimals` decimals).
+    /// label such as "Average: 42.5" (the value printed with `decimals`
+    /// decimals).
     ReferenceLine {
         value: f64,
         decimals: u8,
@@ -654,7 +654,7 @@ pub enum AnnotationMark {
     /// One bar of a single-series chart in the accent colour, the others muted.
     Highlight { category: String },
     /// A shaded band over the categories `from` to `to` (index labels,
-    /// inclusive), labelled `label` ("Recession").
+    /// inclusive), labelled `label` ("Growth", "Decline").
     Band {
         from: String,
         to: String,

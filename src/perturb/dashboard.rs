@@ -63,6 +63,11 @@ impl Perturbation for Dashboard {
         let Layout::Single { panel } = &spec.layout else {
             return None;
         };
+        // A log axis is not pinned among other panels: its decades would
+        // change with the panel's size, a change the pair does not declare.
+        if panel.style.log_scale {
+            return None;
+        }
         let (n_kpis, n_panels, banner, paragraph) = LEVELS[level];
         let distractors = distractor_panels(panel, n_panels, level, ctx, "dashboard");
         let others: Vec<&Table> = distractors.iter().map(|p| &p.table).collect();

@@ -53,6 +53,11 @@ impl Perturbation for SmallMultiples {
         let Layout::Single { panel } = &spec.layout else {
             return None;
         };
+        // A log axis is not pinned among other panels: its decades would
+        // change with the panel's size, a change the pair does not declare.
+        if panel.style.log_scale {
+            return None;
+        }
         // An untitled chart has no title (nor subtitle) for the figure to take.
         if panel.series.len() < 2
             || panel.annotation.is_some()

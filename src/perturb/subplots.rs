@@ -133,6 +133,11 @@ impl Perturbation for Subplots {
         let Layout::Single { panel } = &spec.layout else {
             return None;
         };
+        // A log axis is not pinned among other panels: its decades would
+        // change with the panel's size, a change the pair does not declare.
+        if panel.style.log_scale {
+            return None;
+        }
         let (rows, cols, want) = GRIDS[level];
         let distractors = distractor_panels(panel, want, level, ctx, "subplots");
         if distractors.is_empty() {

@@ -67,7 +67,7 @@ fn answers_never_depend_on_recorded_values() {
         ("gdp_growth_g7.csv", ChartKind::DivergingBar),
         ("coffee_tea.tsv", ChartKind::Dumbbell),
         ("company_profit_loss.csv", ChartKind::Slope),
-        ("smartphone_shipments_grouped.csv", ChartKind::Radar),
+        ("phone_review_scores.csv", ChartKind::Radar),
     ] {
         for labels in [false, true] {
             let (spec, scene) = chart(fixture, kind, labels);
@@ -116,7 +116,7 @@ fn whatever_the_reader_answers_is_right() {
         ("coffee_tea.tsv", ChartKind::Dumbbell),
         ("company_profit_loss.csv", ChartKind::Slope),
         ("city_budget_millions.csv", ChartKind::Radar),
-        ("smartphone_shipments_grouped.csv", ChartKind::Radar),
+        ("phone_review_scores.csv", ChartKind::Radar),
     ] {
         for labels in [false, true] {
             let (spec, scene) = chart(fixture, kind, labels);

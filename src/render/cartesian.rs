@@ -65,7 +65,13 @@ pub fn num_axis(
     include_zero: bool,
 ) -> NumAxis {
     if log {
-        let lo = if lo > 0.0 { lo } else { hi.max(1.0) / 10.0 };
+        // A bar starts at the axis floor: a value on it (0.001 on an axis
+        // from 0.001) would have no length, so the floor keeps below it.
+        let lo = if lo > 0.0 {
+            lo / 1.5
+        } else {
+            hi.max(1.0) / 10.0
+        };
         let hi = hi.max(lo);
         let ticks = log_ticks(lo, hi);
         let a = ticks.first().copied().unwrap_or(lo).min(lo);

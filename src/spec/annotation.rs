@@ -8,8 +8,10 @@ use crate::ir::decimal::Decimal;
 use crate::ir::{Annotation, AnnotationMark, ChartKind, PanelSpec};
 use crate::seed;
 
-/// Labels of shaded intervals, as news charts name a period.
-const BAND_LABELS: [&str; 5] = ["Recession", "Slowdown", "Lockdown", "Boom", "Reform period"];
+/// Labels of shaded intervals over which the data rise, or fall: what the
+/// band says is read off the data, never an event the table does not name.
+const RISE_LABELS: [&str; 3] = ["Growth", "Rising", "Upswing"];
+const FALL_LABELS: [&str; 3] = ["Decline", "Falling", "Downturn"];
 /// Texts of callouts pointing at a series' highest value.
 const PEAK_TEXTS: [&str; 3] = ["Peak", "Highest", "Record high"];
 /// Nearest a reference line may come to a data value, as a share of the
@@ -36,7 +38,12 @@ pub fn choose(panel: &PanelSpec, seed: u64) -> Option<Annotation> {
     // Labels picked from their lists on the same stream.
     match &mut mark {
         AnnotationMark::Band { label, .. } => {
-            *label = BAND_LABELS[rng.random_range(0..BAND_LABELS.len())].to_string()
+            let words = if RISE_LABELS.contains(&label.as_str()) {
+                RISE_LABELS
+            } else {
+                FALL_LABELS
+            };
+            *label = words[rng.random_range(0..words.len())].to_string()
         }
         AnnotationMark::Callout { text, .. } => {
             *text = PEAK_TEXTS[rng.random_range(0..PEAK_TEXTS.len())].to_string()
@@ -115,13 +122,18 @@ pub fn candidates(panel: &PanelSpec) -> Vec<AnnotationMark> {
         });
     }
     if crate::spec::is_ordered_index(table) && n >= 6 {
-        let len = (n / 4).clamp(2, 4);
-        let start = (seed::derive(0, &[&table.id, "band"]) % (n - len - 1) as u64) as usize + 1;
-        out.push(AnnotationMark::Band {
-            from: cats[start].clone(),
-            to: cats[start + len - 1].clone(),
-            label: BAND_LABELS[0].to_string(),
-        });
+        // Three to four periods: two points make a step, not a period.
+        let len = (n / 4).clamp(3, 4);
+        let runs = monotone_runs(&columns, n, len);
+        if !runs.is_empty() {
+            let pick = seed::derive(0, &[&table.id, "band"]) % runs.len() as u64;
+            let (start, label) = runs[pick as usize];
+            out.push(AnnotationMark::Band {
+                from: cats[start].clone(),
+                to: cats[start + len - 1].clone(),
+                label: label.to_string(),
+            });
+        }
     }
     // A callout at the first series' highest value when no other comes close.
     let first = &columns[0];
@@ -147,54 +159,72 @@ pub fn candidates(panel: &PanelSpec) -> Vec<AnnotationMark> {
     out
 }
 
-/// A reference line: the single series' average when it stays clear of every
-/// value, else a round target inside the data's range that does.
+/// A reference line: the single series' average, when it stays clear of
+/// every value. A line at any other value would need a label the data does
+/// not give ("Target: 50" is a claim about the owner's plans).
 fn reference_line(
     columns: &[Vec<Option<f64>>],
     lo: f64,
     hi: f64,
     decimals: u8,
 ) -> Option<AnnotationMark> {
+    let [only] = columns else {
+        return None;
+    };
     let span = hi - lo;
-    let all: Vec<f64> = columns.iter().flatten().flatten().copied().collect();
-    let clear = |v: f64| all.iter().all(|x| (x - v).abs() >= LINE_CLEARANCE * span);
-    if columns.len() == 1 {
-        // Decimal arithmetic, so the printed average is the true one rounded.
-        let sum = all.iter().fold(Decimal::from_int(0), |acc, v| {
-            acc.plus(Decimal::from_f64(*v))
-        });
-        let mean = sum.over(Decimal::from_int(all.len() as i64))?;
-        let shown = decimals.clamp(1, 2);
-        let text = mean.format(shown);
-        let value: f64 = text.parse().ok()?;
-        if clear(value) && !mean.on_boundary(shown) {
-            let text = trim_zeros(&text);
-            return Some(AnnotationMark::ReferenceLine {
-                value,
-                decimals: decimals_of(&text),
-                label: format!("Average: {}", thousands(&text)),
-            });
-        }
-    }
-    // Round candidates: multiples of a step a tenth of the span's magnitude,
-    // tried from the middle of the data outwards.
-    let step = 10f64.powf(span.log10().floor()) / 2.0;
-    if !step.is_finite() || step <= 0.0 {
+    let values: Vec<f64> = only.iter().flatten().copied().collect();
+    let clear = |v: f64| {
+        values
+            .iter()
+            .all(|x| (x - v).abs() >= LINE_CLEARANCE * span)
+    };
+    // Decimal arithmetic, so the printed average is the true one rounded.
+    let sum = values.iter().fold(Decimal::from_int(0), |acc, v| {
+        acc.plus(Decimal::from_f64(*v))
+    });
+    let mean = sum.over(Decimal::from_int(values.len() as i64))?;
+    let shown = decimals.clamp(1, 2);
+    let text = mean.format(shown);
+    let value: f64 = text.parse().ok()?;
+    if !clear(value) || mean.on_boundary(shown) {
         return None;
     }
-    let mid = (lo + hi) / 2.0;
-    let mut tries: Vec<f64> = (-10..=10)
-        .map(|k| ((mid / step).round() + f64::from(k)) * step)
-        .filter(|v| *v > lo + 0.1 * span && *v < hi - 0.1 * span && *v > 0.0)
-        .collect();
-    tries.sort_by(|a, b| (a - mid).abs().total_cmp(&(b - mid).abs()));
-    let value = tries.into_iter().find(|v| clear(*v))?;
-    let text = trim_zeros(&crate::ir::answer::format_number(value, 2));
+    let text = trim_zeros(&text);
     Some(AnnotationMark::ReferenceLine {
-        value: text.parse().ok()?,
+        value,
         decimals: decimals_of(&text),
-        label: format!("Target: {}", thousands(&text)),
+        label: format!("Average: {}", thousands(&text)),
     })
+}
+
+/// The periods a band may shade: runs of `len` categories (not the first
+/// or the last) over which every series rises at each step, or falls at
+/// each step, with the label that says which.
+fn monotone_runs(columns: &[Vec<Option<f64>>], n: usize, len: usize) -> Vec<(usize, &'static str)> {
+    let step = |r: usize, rising: bool| {
+        columns.iter().all(|c| match (c[r], c[r + 1]) {
+            (Some(a), Some(b)) => {
+                if rising {
+                    b > a
+                } else {
+                    b < a
+                }
+            }
+            _ => false,
+        })
+    };
+    (1..n.saturating_sub(len))
+        .filter_map(|start| {
+            let steps = start..start + len - 1;
+            if steps.clone().all(|r| step(r, true)) {
+                Some((start, RISE_LABELS[0]))
+            } else if steps.clone().all(|r| step(r, false)) {
+                Some((start, FALL_LABELS[0]))
+            } else {
+                None
+            }
+        })
+        .collect()
 }
 
 fn trim_zeros(text: &str) -> String {
@@ -275,14 +305,10 @@ mod tests {
     #[test]
     fn reference_lines_stay_clear_of_every_value() {
         let columns = vec![vec![Some(10.0), Some(20.0), Some(30.0)]];
-        // The average, 20, is a value: a round target is drawn instead.
-        match reference_line(&columns, 10.0, 30.0, 0) {
-            Some(AnnotationMark::ReferenceLine { value, label, .. }) => {
-                assert!(label.starts_with("Target"));
-                assert!([10.0, 20.0, 30.0].iter().all(|x| (x - value).abs() >= 0.8));
-            }
-            other => panic!("{other:?}"),
-        }
+        // The average, 20, is a value: no line, and no invented target.
+        assert_eq!(reference_line(&columns, 10.0, 30.0, 0), None);
+        let two = vec![vec![Some(10.0), Some(12.0)], vec![Some(41.0), Some(3.0)]];
+        assert_eq!(reference_line(&two, 3.0, 41.0, 0), None);
         let columns = vec![vec![Some(10.0), Some(12.0), Some(41.0)]];
         match reference_line(&columns, 10.0, 41.0, 0) {
             Some(AnnotationMark::ReferenceLine { value, label, .. }) => {
@@ -291,5 +317,43 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn bands_shade_a_run_the_data_show() {
+        let up_then_down = vec![vec![
+            Some(1.0),
+            Some(2.0),
+            Some(3.0),
+            Some(4.0),
+            Some(3.0),
+            Some(2.0),
+            Some(1.0),
+            Some(0.5),
+        ]];
+        let runs = monotone_runs(&up_then_down, 8, 3);
+        assert_eq!(runs, vec![(1, "Growth"), (3, "Decline"), (4, "Decline")]);
+        let flat = vec![vec![Some(1.0); 8]];
+        assert!(monotone_runs(&flat, 8, 3).is_empty());
+        // Every series must move the same way.
+        let crossing = vec![
+            vec![
+                Some(1.0),
+                Some(2.0),
+                Some(3.0),
+                Some(4.0),
+                Some(5.0),
+                Some(6.0),
+            ],
+            vec![
+                Some(6.0),
+                Some(5.0),
+                Some(4.0),
+                Some(3.0),
+                Some(2.0),
+                Some(1.0),
+            ],
+        ];
+        assert!(monotone_runs(&crossing, 6, 3).is_empty());
     }
 }

@@ -9,6 +9,7 @@ pub mod dates;
 pub mod dual_axis;
 pub mod error_bar;
 pub mod format;
+pub mod log_axis;
 pub mod multiples;
 pub mod related;
 pub mod shape;
@@ -591,7 +592,7 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
     let stackable = is_stackable(table, &series);
     // Bars side by side need room: six countries over fifty years is three
     // hundred slivers, which no one draws (a line chart shows them).
-    let bars_fit = table.n_rows() * series.len().min(12) <= GROUPED_BARS_MAX;
+    let bars_fit = grouped_bars_fit(table, series.len());
     if is_ordered_index(table) {
         if !multi || shared_axis {
             kinds.push(Line);
@@ -639,7 +640,9 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
         if bars_fit {
             kinds.push(GroupedBar);
         }
-        if stackable {
+        // Fifty states under stacked columns lose half their names; a
+        // named category must be readable where its bar stands.
+        if stackable && table.n_rows() <= LOLLIPOP_MAX {
             kinds.push(StackedBar);
         }
         if bars_fit {
@@ -703,7 +706,14 @@ pub const SCATTER_MIN_POINTS: usize = 8;
 /// Most bars a grouped bar chart draws (categories × series).
 pub const GROUPED_BARS_MAX: usize = 72;
 
-/// Most categories a lollipop chart draws.
+/// Whether `n_series` series side by side over the table's rows stay
+/// within [`GROUPED_BARS_MAX`] bars.
+fn grouped_bars_fit(table: &Table, n_series: usize) -> bool {
+    table.n_rows() * n_series.min(12) <= GROUPED_BARS_MAX
+}
+
+/// Most named categories a lollipop chart, or columns of long names or
+/// stacks of named categories, draw: past this their labels are thinned.
 pub const LOLLIPOP_MAX: usize = 24;
 
 /// Most rows or columns a heatmap draws: past this its cells are too small
@@ -842,8 +852,14 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
     let series = match kind {
         ChartKind::Bar | ChartKind::Area | ChartKind::Lollipop => take(1),
         // Unlike series get one chosen series (the first); commensurable ones
-        // are drawn as grouped horizontal bars.
-        ChartKind::HorizontalBar if is_scatter_style(table) => take(1),
+        // are drawn as grouped horizontal bars where they fit (ten income
+        // brackets over fifty states are five hundred slivers: the first
+        // bracket alone is drawn).
+        ChartKind::HorizontalBar
+            if is_scatter_style(table) || !grouped_bars_fit(table, numeric.len()) =>
+        {
+            take(1)
+        }
         ChartKind::Pie | ChartKind::Donut => {
             let s = take(1);
             let col = table.series(&s[0]).ok_or_else(|| err("series vanished"))?;
@@ -1012,7 +1028,13 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
                     if series.len() == 1 {
                         Some(series[0].clone())
                     } else {
-                        meta.unit.clone()
+                        // Places or firms as series: the axis names what
+                        // they measure (a long table's value column).
+                        meta.unit.clone().or_else(|| {
+                            meta.measure.clone().filter(|m| {
+                                !m.trim().is_empty() && !m.eq_ignore_ascii_case("value")
+                            })
+                        })
                     }
                 });
             match kind {
@@ -1078,15 +1100,33 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
     })
 }
 
-/// A single chart, 800×600.
+/// Height per category row of a horizontal bar chart, in pixels: room for
+/// a tick label at the usual sizes.
+const ROW_HEIGHT: u32 = 17;
+/// Height of a chart's title, axes and margins around the rows.
+const CHROME_HEIGHT: u32 = 170;
+
+/// A single chart, 800×600, or taller where horizontal bars need room for
+/// every name: an analyst draws fifty states as a tall chart, not as a
+/// short one with every second state unnamed.
 pub fn single(table: &Table, kind: ChartKind, style: &Style) -> Result<ChartSpec, SpecError> {
-    let panel = panel(table, kind, style)?;
+    let mut panel = panel(table, kind, style)?;
+    let mut style = style.clone();
+    if log_axis::needs_log_axis(&panel) {
+        panel.style.log_scale = true;
+        style.log_scale = true;
+    }
+    let height = if panel.kind == ChartKind::HorizontalBar {
+        (CHROME_HEIGHT + ROW_HEIGHT * panel.table.n_rows() as u32).max(600)
+    } else {
+        600
+    };
     Ok(ChartSpec {
         source_line: None,
         width: 800,
-        height: 600,
+        height,
         title: None,
-        style: style.clone(),
+        style,
         layout: Layout::Single { panel },
     })
 }

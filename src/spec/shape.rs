@@ -44,6 +44,61 @@ fn two_moments(a: &str, b: &str) -> bool {
     (timed(a) && timed(b)) || (moment(a) && moment(b))
 }
 
+/// Index names whose rows are things compared side by side (places,
+/// organisations, people), not aspects of one profile: countries round a
+/// circle are a bar chart's job.
+const ENTITY_WORDS: [&str; 25] = [
+    "country",
+    "countries",
+    "nation",
+    "city",
+    "cities",
+    "state",
+    "states",
+    "province",
+    "region",
+    "regions",
+    "county",
+    "district",
+    "island",
+    "municipality",
+    "company",
+    "companies",
+    "firm",
+    "brand",
+    "team",
+    "player",
+    "school",
+    "university",
+    "airport",
+    "industry",
+    "sector",
+];
+
+/// Whether a radar's spokes are aspects of one profile: the index does not
+/// name places or organisations, the labels are not real places, firms or
+/// people, and they are not value ranges ("0-15", "<10000", "65 and over"),
+/// which are a histogram's bins.
+fn spokes_are_aspects(table: &Table) -> bool {
+    let index = table.index.name.to_lowercase();
+    if super::has_phrase(&index, &ENTITY_WORDS) {
+        return false;
+    }
+    let labels = table.category_labels();
+    let known = labels
+        .iter()
+        .filter(|l| crate::synth::real_names::is_known(l))
+        .count();
+    let ranges = labels
+        .iter()
+        .filter(|l| {
+            l.trim_start()
+                .starts_with(|c: char| c.is_ascii_digit() || "<>≤≥".contains(c))
+        })
+        .count();
+    known * 2 < labels.len() && ranges * 2 < labels.len()
+}
+
 pub(super) fn complete(table: &Table, name: &str) -> Option<Vec<f64>> {
     table
         .series(name)?
@@ -96,6 +151,12 @@ pub fn series_for(table: &Table, kind: ChartKind) -> Result<Vec<String>, String>
         ChartKind::Radar => {
             if !RADAR_SPOKES.contains(&n) || table.index.ctype != ColumnType::Text {
                 return Err("needs 5 to 8 named categories".into());
+            }
+            if !spokes_are_aspects(table) {
+                return Err(
+                    "spokes are aspects of one profile (departments, skills, months), not places, firms or bins"
+                        .into(),
+                );
             }
             if numeric.len() > RADAR_SERIES_MAX
                 || (numeric.len() > 1 && !is_commensurable(table, &numeric))

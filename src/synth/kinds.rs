@@ -112,15 +112,13 @@ pub(super) fn meta(
 }
 
 /// Notes as report charts print them: about how the figures were made,
-/// never a number or a claim about the data.
-const FOOTNOTES: [&str; 8] = [
+/// never a number or a claim about the data. Notes true of only some data
+/// ("Seasonally adjusted" under yearly figures, "current prices" under
+/// counts) are left out: a table cannot say which apply.
+const FOOTNOTES: [&str; 4] = [
     "Figures are rounded.",
-    "Totals may not add up due to rounding.",
     "Data for the latest period are provisional.",
     "Excludes incomplete reports.",
-    "Seasonally adjusted figures.",
-    "Values at current prices.",
-    "Based on a sample survey.",
     "Preliminary figures, subject to revision.",
 ];
 
@@ -358,7 +356,7 @@ fn grouped(rng: &mut SynthRng) -> Table {
 fn stacked(rng: &mut SynthRng) -> Table {
     let c = pick(rng, COMPOSITIONS);
     let n_parts = rng.random_range(2..=5);
-    let parts = names::from_list(rng, c.parts, n_parts);
+    let parts = whole_of_parts(rng, c.parts, n_parts);
     let by_year = rng.random_bool(0.4);
     let n = rng.random_range(3..=8);
     let first_year = rng.random_range(2010..=2024 - n as i32 + 1);
@@ -441,6 +439,23 @@ fn stacked(rng: &mut SynthRng) -> Table {
     }
 }
 
+/// `n` parts that make up the whole: some named parts and "Other" for the
+/// rest, or every bin of a range (age groups), never a few chosen parts
+/// drawn as if they were all.
+fn whole_of_parts(rng: &mut SynthRng, list: &[&str], n: usize) -> Vec<String> {
+    const REST: &str = "Other";
+    let bins = list
+        .iter()
+        .all(|p| p.starts_with(|c: char| c.is_ascii_digit()) || p.ends_with("and over"));
+    if bins || n >= list.len() {
+        return list.iter().map(|p| p.to_string()).collect();
+    }
+    let named: Vec<&str> = list.iter().copied().filter(|p| *p != REST).collect();
+    let mut parts = names::from_list(rng, &named, n.saturating_sub(1).max(1));
+    parts.push(REST.to_string());
+    parts
+}
+
 /// 1–4 series over 8–16 years; some pairs cross, some do not.
 fn trend(rng: &mut SynthRng) -> Table {
     let m = pick(rng, TREND_MEASURES);
@@ -497,7 +512,7 @@ fn trend(rng: &mut SynthRng) -> Table {
         labels[0],
         format_value(round_to(later, m.printed.decimals), &series[0].format)
     );
-    let meta = meta(
+    let mut meta = meta(
         rng,
         title,
         "Year",
@@ -506,6 +521,8 @@ fn trend(rng: &mut SynthRng) -> Table {
         Some(paragraph),
         Some(last),
     );
+    // A few chosen places or firms are no whole: their sum is nobody's total.
+    meta.additive = Some(false);
     Table {
         id: String::new(),
         source_path: None,
@@ -575,7 +592,7 @@ fn monthly(rng: &mut SynthRng) -> Table {
         year + (next / 12) as i32,
         format_value(round_to(later, m.printed.decimals), &series[0].format)
     );
-    let meta = meta(
+    let mut meta = meta(
         rng,
         title,
         "Month",
@@ -584,6 +601,7 @@ fn monthly(rng: &mut SynthRng) -> Table {
         Some(paragraph),
         Some(year + (end / 12) as i32),
     );
+    meta.additive = Some(false);
     Table {
         id: String::new(),
         source_path: None,

@@ -582,10 +582,14 @@ pub fn city(name: &str) -> Option<&'static City> {
 /// Whether a label is one of the built-in real names.
 #[cfg(test)]
 pub fn is_real(name: &str) -> bool {
+    is_known(name) || PRODUCTS.iter().any(|(p, _, _)| *p == name)
+}
+
+/// Whether a label is a real country, city, company or person in the lists.
+pub fn is_known(name: &str) -> bool {
     population_millions(name).is_some()
         || COMPANIES.iter().any(|(c, _)| *c == name)
         || PEOPLE.contains(&name)
-        || PRODUCTS.iter().any(|(p, _, _)| *p == name)
 }
 
 /// Whether a real company or product was about in every year of `years`

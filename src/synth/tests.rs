@@ -42,7 +42,17 @@ fn every_kind_has_its_shape() {
                 }
                 SynthKind::Grouped => assert!((2..=4).contains(&k)),
                 SynthKind::Stacked => {
-                    assert!((2..=5).contains(&k));
+                    // A few named parts and "Other", or every bin of a range.
+                    assert!((2..=8).contains(&k), "{k} parts");
+                    let names: Vec<&str> = t.series.iter().map(|c| c.name.as_str()).collect();
+                    let bins = names.iter().all(|n| {
+                        n.starts_with(|c: char| c.is_ascii_digit()) || n.ends_with("and over")
+                    });
+                    let other_last = names.last() == Some(&"Other");
+                    let full_list = crate::synth::measures::COMPOSITIONS.iter().any(|c| {
+                        c.parts.len() == k && c.parts.iter().zip(&names).all(|(a, b)| a == b)
+                    });
+                    assert!(bins || other_last || full_list, "{names:?}");
                     let all_positive = t
                         .series
                         .iter()

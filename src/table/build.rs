@@ -276,6 +276,9 @@ pub(crate) struct Shaped {
     pub measure: Option<String>,
     /// The rows are raw observations of the series (see `TableMeta::samples`).
     pub samples: bool,
+    /// The values are means, or the series a selection of many: they add
+    /// up to no whole, so they are never stacked or totalled across series.
+    pub not_a_whole: bool,
 }
 
 fn series_columns(
@@ -331,6 +334,8 @@ pub(crate) fn build(
         .collect();
     let Choice { plan, mut notes } = choose(&columns, &profiles, directives, file, &lines)?;
     let summary = Summary::of(additive);
+    let averaging = summary == Summary::Mean;
+    let mut not_a_whole = false;
     let mut captions = Vec::new();
     let mut measure = None;
     let blank = |columns: &[usize]| columns.is_empty();
@@ -387,6 +392,7 @@ pub(crate) fn build(
                 let rows = values.len();
                 let (category, series, values, format) =
                     summarize_pairs(category, series, &values, &format, summary);
+                not_a_whole |= averaging;
                 captions.push(format!(
                     "{} per {} and {} of {rows} rows",
                     if summary == Summary::Total {
@@ -530,6 +536,7 @@ pub(crate) fn build(
                     captions,
                     measure: Some(measure),
                     samples: true,
+                    not_a_whole: false,
                 });
             }
             let (mut grouped, _) = group_rows(&raw_table, summary, Clone::clone);
@@ -543,6 +550,7 @@ pub(crate) fn build(
                 reorder(&mut grouped, &order);
             }
             captions.push(grouped_caption(summary, rows, columns[index].name));
+            not_a_whole |= averaging;
             grouped
         }
     };
@@ -555,6 +563,7 @@ pub(crate) fn build(
             captions,
             measure,
             samples: true,
+            not_a_whole: false,
         });
     }
     if sort_by_time(&mut table) {
@@ -569,8 +578,14 @@ pub(crate) fn build(
         measure = measure.or_else(|| Some("value".to_string()));
         table = t;
     }
-    captions.extend(keep_top_series(&mut table));
-    captions.extend(coarsen_dates(&mut table, summary));
+    if let Some(caption) = keep_top_series(&mut table) {
+        captions.push(caption);
+        not_a_whole = true;
+    }
+    if let Some(caption) = coarsen_dates(&mut table, summary) {
+        captions.push(caption);
+        not_a_whole |= averaging;
+    }
     if is_ordered(&table) {
         captions.extend(keep_ordered(&mut table));
     } else {
@@ -582,6 +597,7 @@ pub(crate) fn build(
         captions,
         measure,
         samples: false,
+        not_a_whole,
     })
 }
 

@@ -81,6 +81,25 @@ pub fn load_table(path: &Path) -> Result<Table, TableError> {
         table.meta.measure = shaped.measure;
     }
     table.meta.samples |= shaped.samples;
+    // Means per group, or eight of two hundred countries, add up to
+    // nothing a reader could name, whatever the sidecar says of the file.
+    if shaped.not_a_whole {
+        table.meta.additive = Some(false);
+    }
+    // A shaped file without a title is named after what it measures, so
+    // the headline names the data and the caption of what shaping did
+    // ("The 8 of 62 series with the largest values") stays beneath it
+    // instead of standing alone where a title is read. An unshaped file
+    // without one stays untitled, as many published charts are.
+    if !shaped.captions.is_empty()
+        && table
+            .meta
+            .title
+            .as_deref()
+            .is_none_or(|t| t.trim().is_empty())
+    {
+        table.meta.title = derived_title(&table);
+    }
     // The title stays the owner's: what shaping did is said under it, where
     // a reader looks for how the numbers were made, and is never asked as
     // the chart's title.
@@ -96,6 +115,30 @@ pub fn load_table(path: &Path) -> Result<Table, TableError> {
     table.meta.notes.extend(raw.cleaned.notes());
     table.source_path = Some(path.to_string_lossy().into_owned());
     Ok(table)
+}
+
+/// "Pop by year", "Reaction by days": the measure (a long table's value
+/// column, or the one series) by the index, in the file's own words.
+fn derived_title(table: &Table) -> Option<String> {
+    let index = table.index.name.trim();
+    let measure = table
+        .meta
+        .measure
+        .as_deref()
+        .map(str::trim)
+        .filter(|m| !m.is_empty() && !m.eq_ignore_ascii_case("value"))
+        .or_else(|| match table.series.as_slice() {
+            [only] => Some(only.name.trim()),
+            _ => None,
+        })?;
+    if index.is_empty() || measure.is_empty() {
+        return None;
+    }
+    Some(clean::capitalized(&format!(
+        "{} by {}",
+        measure.replace('_', " "),
+        index.replace('_', " ").to_lowercase()
+    )))
 }
 
 /// The table files an input names: the file itself, or every `.csv`/`.tsv`/

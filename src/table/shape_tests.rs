@@ -64,12 +64,15 @@ fn repeated_categories_of_raw_observations_are_averaged_and_say_so() {
     // Means recomputed here by hand: (3700+3800+3650)/3, (5000+5200+5100)/3.
     assert_eq!(t.value("mass", 0), Some(3716.7));
     assert_eq!(t.value("mass", 1), Some(5100.0));
-    // What shaping did is said under the title, never as it.
-    assert_eq!(t.meta.title, None);
+    // What shaping did is said under the title, never as it; the title
+    // names what the file measures.
+    assert_eq!(t.meta.title.as_deref(), Some("Mass by species"));
     assert_eq!(
         t.meta.subtitle.as_deref(),
         Some("Means per species of 6 rows")
     );
+    // Means add up to no whole: never stacked.
+    assert_eq!(t.meta.additive, Some(false));
     // With `additive: true` the rows are summed instead.
     let t = load_with(
         "s.csv",
@@ -252,7 +255,8 @@ fn many_categories_top_n_or_the_latest_or_coarser_times() {
     // January: days 0..30 → values d % 10, mean recomputed: 135 / 31.
     assert_eq!(t.value("temp", 0), Some(4.4));
     assert_eq!(t.meta.subtitle.as_deref(), Some("Monthly means"));
-    assert_eq!(t.meta.title, None);
+    assert_eq!(t.meta.title.as_deref(), Some("Temp by date"));
+    assert_eq!(t.meta.additive, Some(false));
 }
 
 #[test]

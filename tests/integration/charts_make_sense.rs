@@ -221,6 +221,25 @@ fn chart_faults(chart: &Value, suite: &Suite) -> Vec<String> {
         {
             faults.push(format!("{id}: {kind} drawing {series:?}"));
         }
+        if matches!(kind, "stacked_bar" | "stacked_area" | "percent_stacked_bar")
+            && let Some(said) = ["subtitle", "title"]
+                .iter()
+                .filter_map(|k| meta[*k].as_str())
+                .find(|t| has_word(t, &["means per", "series with the largest"]))
+        {
+            faults.push(format!(
+                "{id}: {kind} of means or of a selection: \"{said}\" ({table_id})"
+            ));
+        }
+        if kind == "radar" {
+            let index = table["index"]["name"].as_str().unwrap_or_default();
+            if has_word(index, &PLACES_AND_FIRMS) {
+                faults.push(format!("{id}: radar with {index} as spokes ({table_id})"));
+            }
+        }
+        if let Some(a) = p["annotation"].as_object() {
+            annotation_faults(id, a, table, &series, &mut faults);
+        }
         if kind == "waterfall" && !starts_from_a_level(table) {
             faults.push(format!("{id}: waterfall without a start ({table_id})"));
         }
@@ -232,6 +251,7 @@ fn chart_faults(chart: &Value, suite: &Suite) -> Vec<String> {
             ));
         }
     }
+    faults.extend(unnamed_categories(chart));
     let mut shown = Vec::new();
     texts(&chart["scene"], &mut shown);
     let twice = Regex::new(r"\(([^()]+)\)\s*\(([^()]+)\)").unwrap();
@@ -266,6 +286,150 @@ fn chart_faults(chart: &Value, suite: &Suite) -> Vec<String> {
         .collect();
     if sources.len() > 1 {
         faults.push(format!("{id}: two sources {sources:?}"));
+    }
+    faults
+}
+
+/// Index names of things compared side by side, not aspects of a profile.
+const PLACES_AND_FIRMS: [&str; 10] = [
+    "country", "city", "state", "province", "region", "county", "district", "company", "firm",
+    "team",
+];
+
+/// An annotation says only what the data show: a line at the drawn series'
+/// average, a band over a run where every drawn series rises (or falls).
+fn annotation_faults(
+    id: &str,
+    mark: &serde_json::Map<String, Value>,
+    table: &Value,
+    series: &[&str],
+    faults: &mut Vec<String>,
+) {
+    let label = mark
+        .get("label")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    match mark.get("type").and_then(Value::as_str) {
+        Some("reference_line") if !label.starts_with("Average: ") => {
+            faults.push(format!("{id}: reference line \"{label}\""));
+        }
+        Some("band") => {
+            let labels: Vec<String> = table["index"]["cells"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(label_of)
+                .collect();
+            let at = |k: &str| {
+                labels
+                    .iter()
+                    .position(|l| Some(l.as_str()) == mark[k].as_str())
+            };
+            let (Some(from), Some(to)) = (at("from"), at("to")) else {
+                faults.push(format!("{id}: band bounds not in the index"));
+                return;
+            };
+            let rising = ["Growth", "Rising", "Upswing"].contains(&label);
+            let falling = ["Decline", "Falling", "Downturn"].contains(&label);
+            let moves = series.iter().all(|name| {
+                let column = table["series"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|c| c["name"] == *name)
+                    .unwrap();
+                let v: Vec<Option<f64>> = column["cells"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|c| c["v"].as_f64())
+                    .collect();
+                (from..to).all(|r| match (v[r], v[r + 1]) {
+                    (Some(a), Some(b)) => (rising && b > a) || (falling && b < a),
+                    _ => false,
+                })
+            });
+            if !moves {
+                faults.push(format!(
+                    "{id}: band \"{label}\" over {}..{} the data do not show",
+                    labels[from], labels[to]
+                ));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// An index cell as the chart prints it: whole numbers without ".0".
+fn label_of(cell: &Value) -> String {
+    match cell["v"].as_f64() {
+        Some(v) if v.fract() == 0.0 => format!("{v:.0}"),
+        _ => label(cell),
+    }
+}
+
+/// Bars over named categories (states, firms) print every name: a bar
+/// whose name was thinned away cannot be asked about or read.
+fn unnamed_categories(chart: &Value) -> Vec<String> {
+    let mut faults = Vec::new();
+    let spec = &chart["spec"];
+    if spec["layout"]["type"] != "single" {
+        return faults;
+    }
+    let panel = &spec["layout"]["panel"];
+    let kind = panel["kind"].as_str().unwrap();
+    let table = &panel["table"];
+    if !matches!(
+        kind,
+        "bar"
+            | "horizontal_bar"
+            | "grouped_bar"
+            | "stacked_bar"
+            | "percent_stacked_bar"
+            | "lollipop"
+    ) || table["index"]["ctype"] != "text"
+    {
+        return faults;
+    }
+    let labels: Vec<String> = table["index"]["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(label)
+        .collect();
+    // Names only: numbered bins and periods ("0-4", "2023 Q1") read in order.
+    if labels.iter().any(|l| l.chars().any(|c| c.is_ascii_digit())) {
+        return faults;
+    }
+    let scene = &chart["scene"]["panels"][0];
+    let ticks = if kind == "horizontal_bar" {
+        &scene["y_ticks"]
+    } else {
+        &scene["x_ticks"]
+    };
+    let printed: BTreeSet<&str> = ticks
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["label"].as_str())
+        .collect();
+    // A long name may be cut short with an ellipsis, its start kept.
+    let shown = |l: &str| {
+        printed.contains(l)
+            || printed.iter().any(|p| {
+                p.strip_suffix('…')
+                    .is_some_and(|head| head.len() >= 8 && l.starts_with(head.trim_end()))
+            })
+    };
+    let missing: Vec<&String> = labels.iter().filter(|l| !shown(l)).collect();
+    if !missing.is_empty() {
+        faults.push(format!(
+            "{}: {kind} of {} named categories leaves {} unnamed ({:?}…)",
+            chart["id"],
+            labels.len(),
+            missing.len(),
+            &missing[..missing.len().min(3)]
+        ));
     }
     faults
 }

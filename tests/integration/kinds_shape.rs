@@ -150,7 +150,7 @@ fn shape_kind_scenes_snapshot() {
         ("gdp_growth_g7", ChartKind::DivergingBar, false),
         ("coffee_tea", ChartKind::Dumbbell, true),
         ("company_profit_loss", ChartKind::Slope, true),
-        ("smartphone_shipments_grouped", ChartKind::Radar, false),
+        ("phone_review_scores", ChartKind::Radar, false),
     ];
     for (table, kind, labels) in cases {
         let scene = render_with(table, kind, "classic", labels).scene;
@@ -340,7 +340,7 @@ fn slope_ends_sit_at_the_csv_values_and_are_named_at_both_ends() {
 
 #[test]
 fn radar_vertices_lie_on_their_spokes_at_the_csv_values_read_on_the_rings() {
-    let table = "smartphone_shipments_grouped";
+    let table = "phone_review_scores";
     let csv = read_table(&file_of(table));
     for theme in chartstress::spec::theme_names() {
         let r = render_with(table, ChartKind::Radar, theme, false);
@@ -425,15 +425,18 @@ fn shape_kinds_are_offered_only_where_they_fit() {
     assert!(income.contains(&ChartKind::Dumbbell) && income.contains(&ChartKind::Slope));
     // Negative values have no place on a radar.
     assert!(!income.contains(&ChartKind::Radar));
-    assert!(offered("smartphone_shipments_grouped").contains(&ChartKind::Radar));
+    assert!(offered("phone_review_scores").contains(&ChartKind::Radar));
+    // Regions round a circle are no profile: bars compare them.
+    assert!(!offered("smartphone_shipments_grouped").contains(&ChartKind::Radar));
+    assert!(!offered("commute_minutes").contains(&ChartKind::Radar));
     // Two like series: slopes for a few categories, dumbbells for up to
     // twenty, neither (nor a radar) for forty.
     let dir = tempfile::tempdir().unwrap();
     let two_series = |n: usize| {
         let path = dir.path().join(format!("scores_{n}.csv"));
-        let mut csv = String::from("Team,Before,After\n");
+        let mut csv = String::from("Skill,Before,After\n");
         for i in 0..n {
-            csv.push_str(&format!("Team {i},{},{}\n", 10 + i, 12 + 2 * i));
+            csv.push_str(&format!("Skill {i},{},{}\n", 10 + i, 12 + 2 * i));
         }
         std::fs::write(&path, csv).unwrap();
         std::fs::write(
@@ -572,7 +575,7 @@ fn fixture_suites_of_the_shape_kinds_are_answered_by_oracle_and_reader() {
         "gdp_growth_g7",
         "company_profit_loss",
         "coffee_tea",
-        "smartphone_shipments_grouped",
+        "phone_review_scores",
         "temperature_anomaly",
         "browser_share_pie",
     ] {
@@ -605,7 +608,7 @@ fn shape_kinds_take_part_in_the_perturbations_that_apply() {
         ("gdp_growth_g7", ChartKind::DivergingBar),
         ("company_profit_loss", ChartKind::Dumbbell),
         ("company_profit_loss", ChartKind::Slope),
-        ("smartphone_shipments_grouped", ChartKind::Radar),
+        ("phone_review_scores", ChartKind::Radar),
     ];
     for (table, kind) in cases {
         let t = tables.iter().find(|t| t.id == table).unwrap();

@@ -264,6 +264,16 @@ fn evenly_spaced_years_render_as_before() {
          2022,160,172,180\n",
         "Electricity generation by source (TWh)",
     );
+    // The golden table names its one quantity, which titles the value axis.
+    std::fs::write(
+        dir.path().join("energy_mix.meta.json"),
+        serde_json::json!({
+            "title": "Electricity generation by source (TWh)",
+            "measure": "Electricity generation"
+        })
+        .to_string(),
+    )
+    .unwrap();
     let png = dir.path().join("energy.png");
     run_ok(
         bin()
