@@ -429,6 +429,13 @@ fn draw_once(
         {
             LegendPlacement::Top
         }
+        // A tall legend in a top corner would need headroom as tall as
+        // itself: ten series would double the value axis. It goes above.
+        LegendPlacement::TopLeft | LegendPlacement::TopRight
+            if vertical_legend_size(&legend_items, st).1 > frame.rect.h * 0.25 =>
+        {
+            LegendPlacement::Top
+        }
         // A side legend would squeeze a narrow panel: put it on top instead.
         LegendPlacement::Right
             if vertical_legend_size(&legend_items, st).0 > frame.rect.w * 0.28 =>

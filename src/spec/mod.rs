@@ -470,6 +470,24 @@ fn is_intensive(text: &str) -> bool {
     has_phrase(text, &INTENSIVE_WORDS)
 }
 
+/// Whether a series is a level rather than an amount (a temperature, a
+/// rate, an index, a price): its name, unit, measure, title or axis title
+/// says so.
+fn is_level(table: &Table, series: &str) -> bool {
+    let meta = &table.meta;
+    [
+        Some(series),
+        meta.unit.as_deref(),
+        meta.units.get(series).map(String::as_str),
+        meta.measure.as_deref(),
+        meta.title.as_deref(),
+        meta.y_label.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .any(|t| mentions_non_additive(t) || is_intensive(t))
+}
+
 /// Whether `text` holds one of `phrases` as whole words, in any case.
 pub(crate) fn has_phrase(text: &str, phrases: &[&str]) -> bool {
     let text = text.to_lowercase();
@@ -612,8 +630,9 @@ pub fn suitable_kinds(table: &Table) -> Vec<ChartKind> {
             kinds.extend([Line, Bar]);
             kinds.dedup();
             // A filled area joins its points: over a gap it would hide the
-            // lone years on either side.
-            if shape::complete(table, series[0]).is_some() {
+            // lone years on either side. It fills from zero, so it shows an
+            // amount, never a level such as a temperature, a rate or a price.
+            if shape::complete(table, series[0]).is_some() && !is_level(table, series[0]) {
                 kinds.push(Area);
             }
         }
