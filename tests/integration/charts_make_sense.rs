@@ -125,14 +125,19 @@ fn label(cell: &Value) -> String {
     }
 }
 
-/// Whether a waterfall's first row is a level the others move from.
-fn starts_from_a_level(table: &Value) -> bool {
-    let labels: Vec<String> = table["index"]["cells"]
+/// A table's index cells as text, each through `as_text`.
+fn index_labels(table: &Value, as_text: fn(&Value) -> String) -> Vec<String> {
+    table["index"]["cells"]
         .as_array()
         .unwrap()
         .iter()
-        .map(label)
-        .collect();
+        .map(as_text)
+        .collect()
+}
+
+/// Whether a waterfall's first row is a level the others move from.
+fn starts_from_a_level(table: &Value) -> bool {
+    let labels = index_labels(table, label);
     let year = Regex::new(r"\b(18|19|20)\d\d\b").unwrap();
     let first = &labels[0];
     let start = has_word(
@@ -314,12 +319,7 @@ fn annotation_faults(
             faults.push(format!("{id}: reference line \"{label}\""));
         }
         Some("band") => {
-            let labels: Vec<String> = table["index"]["cells"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(label_of)
-                .collect();
+            let labels = index_labels(table, label_of);
             let at = |k: &str| {
                 labels
                     .iter()
@@ -391,12 +391,7 @@ fn unnamed_categories(chart: &Value) -> Vec<String> {
     {
         return faults;
     }
-    let labels: Vec<String> = table["index"]["cells"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(label)
-        .collect();
+    let labels = index_labels(table, label);
     // Names only: numbered bins and periods ("0-4", "2023 Q1") read in order.
     if labels.iter().any(|l| l.chars().any(|c| c.is_ascii_digit())) {
         return faults;
