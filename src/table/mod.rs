@@ -118,7 +118,8 @@ pub fn load_table(path: &Path) -> Result<Table, TableError> {
 }
 
 /// "Pop by year", "Reaction by days": the measure (a long table's value
-/// column, or the one series) by the index, in the file's own words.
+/// column, or the one series) by the index, in the file's own words; else
+/// the file's name ("Cars93 specifications", "Sunspots yearly 1700–2008").
 fn derived_title(table: &Table) -> Option<String> {
     let index = table.index.name.trim();
     let measure = table
@@ -130,15 +131,51 @@ fn derived_title(table: &Table) -> Option<String> {
         .or_else(|| match table.series.as_slice() {
             [only] => Some(only.name.trim()),
             _ => None,
-        })?;
-    if index.is_empty() || measure.is_empty() {
-        return None;
+        })
+        .filter(|m| !m.is_empty());
+    match measure {
+        Some(measure) if !index.is_empty() => Some(clean::capitalized(&format!(
+            "{} by {}",
+            measure.replace('_', " "),
+            index.replace('_', " ").to_lowercase()
+        ))),
+        _ => title_of_file_name(&table.id),
     }
-    Some(clean::capitalized(&format!(
-        "{} by {}",
-        measure.replace('_', " "),
-        index.replace('_', " ").to_lowercase()
-    )))
+}
+
+/// A file name as a title: words apart, a span of two years joined by a
+/// dash, the usual initialisms in capitals.
+fn title_of_file_name(id: &str) -> Option<String> {
+    const INITIALISMS: [&str; 6] = ["us", "uk", "eu", "un", "gdp", "co2"];
+    let words: Vec<&str> = id
+        .split(|c: char| c == '_' || c == '-' || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let is_year = |w: &str| w.len() == 4 && w.chars().all(|c| c.is_ascii_digit());
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        if is_year(w) && words.get(i + 1).is_some_and(|n| is_year(n)) {
+            out.push(format!("{w}–{}", words[i + 1]));
+            i += 2;
+            continue;
+        }
+        let lower = w.to_lowercase();
+        out.push(if INITIALISMS.contains(&lower.as_str()) {
+            lower.to_uppercase()
+        } else {
+            w.to_string()
+        });
+        i += 1;
+    }
+    // A name of letters and digits alone ("t1", "data") names nothing.
+    let letters = out
+        .iter()
+        .flat_map(|w| w.chars())
+        .filter(|c| c.is_alphabetic())
+        .count();
+    (out.len() >= 2 && letters >= 6).then(|| clean::capitalized(&out.join(" ")))
 }
 
 /// The table files an input names: the file itself, or every `.csv`/`.tsv`/

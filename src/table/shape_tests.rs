@@ -309,3 +309,17 @@ fn names_that_say_time_or_codes() {
     assert!(name_means_time("time"));
     assert!(name_means_time("Fiscal year"));
 }
+
+#[test]
+fn shaped_files_without_a_title_are_named_after_their_file() {
+    assert_eq!(
+        super::title_of_file_name("sunspots_yearly_1700_2008").as_deref(),
+        Some("Sunspots yearly 1700–2008")
+    );
+    assert_eq!(
+        super::title_of_file_name("us_county_unemployment_rate").as_deref(),
+        Some("US county unemployment rate")
+    );
+    assert_eq!(super::title_of_file_name("t1"), None);
+    assert_eq!(super::title_of_file_name("data"), None);
+}
