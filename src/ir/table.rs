@@ -119,7 +119,20 @@ pub struct TableMeta {
     pub samples: bool,
 }
 
+/// The measure loading records when year columns become rows and nothing
+/// names what their cells hold.
+pub const UNNAMED_MEASURE: &str = "value";
+
 impl TableMeta {
+    /// The measure when it names something: not empty, not the placeholder
+    /// [`UNNAMED_MEASURE`].
+    pub fn named_measure(&self) -> Option<&str> {
+        self.measure
+            .as_deref()
+            .map(str::trim)
+            .filter(|m| !m.is_empty() && !m.eq_ignore_ascii_case(UNNAMED_MEASURE))
+    }
+
     /// The unit of one series: its own, else the table's.
     pub fn unit_of(&self, series: &str) -> Option<&str> {
         self.units

@@ -63,9 +63,7 @@ impl Perturbation for Dashboard {
         let Layout::Single { panel } = &spec.layout else {
             return None;
         };
-        // A log axis is not pinned among other panels: its decades would
-        // change with the panel's size, a change the pair does not declare.
-        if panel.style.log_scale {
+        if !super::util::axis_can_be_pinned(panel) {
             return None;
         }
         let (n_kpis, n_panels, banner, paragraph) = LEVELS[level];

@@ -53,9 +53,7 @@ impl Perturbation for SmallMultiples {
         let Layout::Single { panel } = &spec.layout else {
             return None;
         };
-        // A log axis is not pinned among other panels: its decades would
-        // change with the panel's size, a change the pair does not declare.
-        if panel.style.log_scale {
+        if !super::util::axis_can_be_pinned(panel) {
             return None;
         }
         // An untitled chart has no title (nor subtitle) for the figure to take.

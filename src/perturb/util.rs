@@ -246,6 +246,14 @@ pub fn has_value_axis(kind: ChartKind) -> bool {
     !kind.is_circular() && kind != ChartKind::Heatmap
 }
 
+/// Whether a panel keeps its value axis when placed among other panels
+/// (the axis is pinned to the one it had alone). A log axis is not pinned:
+/// its decades would change with the panel's size, a change the pair does
+/// not declare.
+pub fn axis_can_be_pinned(panel: &crate::ir::PanelSpec) -> bool {
+    !panel.style.log_scale
+}
+
 /// Every drawn value of every panel is a positive number (log scale is valid).
 pub fn all_drawn_values_positive(spec: &ChartSpec) -> bool {
     spec.panels().iter().all(|p| {

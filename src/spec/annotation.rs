@@ -203,13 +203,7 @@ fn reference_line(
 fn monotone_runs(columns: &[Vec<Option<f64>>], n: usize, len: usize) -> Vec<(usize, &'static str)> {
     let step = |r: usize, rising: bool| {
         columns.iter().all(|c| match (c[r], c[r + 1]) {
-            (Some(a), Some(b)) => {
-                if rising {
-                    b > a
-                } else {
-                    b < a
-                }
-            }
+            (Some(a), Some(b)) => (rising && b > a) || (!rising && b < a),
             _ => false,
         })
     };

@@ -470,22 +470,33 @@ fn is_intensive(text: &str) -> bool {
     has_phrase(text, &INTENSIVE_WORDS)
 }
 
-/// Whether a series is a level rather than an amount (a temperature, a
-/// rate, an index, a price): its name, unit, measure, title or axis title
-/// says so.
-fn is_level(table: &Table, series: &str) -> bool {
-    let meta = &table.meta;
+/// Whether a text names a quantity that adds up to no whole: a rate, an
+/// average, a price, or one that belongs to a place or a thing.
+fn says_not_additive(text: &str) -> bool {
+    mentions_non_additive(text) || is_intensive(text)
+}
+
+/// The table's own words about what its numbers are: unit, measure, title
+/// and value-axis title.
+fn described_as(meta: &crate::ir::TableMeta) -> impl Iterator<Item = &str> {
     [
-        Some(series),
         meta.unit.as_deref(),
-        meta.units.get(series).map(String::as_str),
         meta.measure.as_deref(),
         meta.title.as_deref(),
         meta.y_label.as_deref(),
     ]
     .into_iter()
     .flatten()
-    .any(|t| mentions_non_additive(t) || is_intensive(t))
+}
+
+/// Whether a series is a level rather than an amount (a temperature, a
+/// rate, an index, a price): its name, its unit or the table's words say so.
+fn is_level(table: &Table, series: &str) -> bool {
+    let meta = &table.meta;
+    std::iter::once(series)
+        .chain(meta.units.get(series).map(String::as_str))
+        .chain(described_as(meta))
+        .any(says_not_additive)
 }
 
 /// Whether `text` holds one of `phrases` as whole words, in any case.
@@ -556,19 +567,13 @@ pub fn is_stackable(table: &Table, series: &[&str]) -> bool {
         return false;
     }
     let meta = &table.meta;
-    let texts: Vec<&str> = series
-        .iter()
-        .copied()
-        .chain(meta.unit.as_deref())
-        .chain(meta.units.values().map(String::as_str))
-        .chain(meta.measure.as_deref())
-        .chain(meta.title.as_deref())
-        .chain(meta.y_label.as_deref())
-        .collect();
     if series_are_times(series)
-        || texts
+        || series
             .iter()
-            .any(|t| mentions_non_additive(t) || is_intensive(t))
+            .copied()
+            .chain(meta.units.values().map(String::as_str))
+            .chain(described_as(meta))
+            .any(says_not_additive)
     {
         return false;
     }
@@ -1049,11 +1054,9 @@ pub fn panel(table: &Table, kind: ChartKind, style: &Style) -> Result<PanelSpec,
                     } else {
                         // Places or firms as series: the axis names what
                         // they measure (a long table's value column).
-                        meta.unit.clone().or_else(|| {
-                            meta.measure.clone().filter(|m| {
-                                !m.trim().is_empty() && !m.eq_ignore_ascii_case("value")
-                            })
-                        })
+                        meta.unit
+                            .clone()
+                            .or_else(|| meta.named_measure().map(str::to_string))
                     }
                 });
             match kind {

@@ -575,7 +575,7 @@ pub(crate) fn build(
             t.n_rows(),
             table.index.name
         ));
-        measure = measure.or_else(|| Some("value".to_string()));
+        measure = measure.or_else(|| Some(crate::ir::table::UNNAMED_MEASURE.to_string()));
         table = t;
     }
     if let Some(caption) = keep_top_series(&mut table) {

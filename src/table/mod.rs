@@ -124,10 +124,7 @@ fn derived_title(table: &Table) -> Option<String> {
     let index = table.index.name.trim();
     let measure = table
         .meta
-        .measure
-        .as_deref()
-        .map(str::trim)
-        .filter(|m| !m.is_empty() && !m.eq_ignore_ascii_case("value"))
+        .named_measure()
         .or_else(|| match table.series.as_slice() {
             [only] => Some(only.name.trim()),
             _ => None,
